@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# btf2btf: libbtf2btf + the btf2btf CLI, fixtures, tests, kernel proof.
+#
+#   make            build library and CLI into build/
+#   make demo       set up (packages when root), build, run on a fixture
+#   make check      unit tests (SANITIZE=1: under ASan/UBSan)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+VERSION		:= 0.1.0
+SOVERSION	:= 0
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+
+CC		?= cc
+ifeq ($(origin CC),default)
+CC		:= gcc
+endif
+PKG_CONFIG	?= pkg-config
+CFLAGS		?= -O2 -g
+WARN		:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
+LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
+CPPFLAGS	+= -Iinclude -Isrc -D_GNU_SOURCE
+
+ifeq ($(SANITIZE),1)
+BUILD		?= build/san
+SANFLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS		+= $(SANFLAGS)
+LDFLAGS		+= $(SANFLAGS)
+CPPFLAGS	+= -DBTF2BTF_FAULT_INJECTION
+else
+BUILD		?= build
+endif
+# Test builds carry the fault-injection points; the installed binary does not.
+TEST_CPPFLAGS	:= -DBTF2BTF_FAULT_INJECTION
+
+LIB_SRCS	:= log.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
+		   output.c btf2btf.c
+CLI_SRCS	:= main.c report.c inspect.c dump.c json.c
+LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
+PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
+CLI_OBJS	:= $(addprefix $(BUILD)/obj/,$(CLI_SRCS:.c=.o))
+# the library again, with fault injection, for tests and the test CLI
+TLIB_OBJS	:= $(addprefix $(BUILD)/tobj/,$(LIB_SRCS:.c=.o))
+TCLI_OBJS	:= $(addprefix $(BUILD)/tobj/,$(CLI_SRCS:.c=.o))
+
+BTF2BTF_BIN	:= $(BUILD)/btf2btf
+BTF2BTF_TEST_BIN := $(BUILD)/btf2btf-test
+STATIC_LIB	:= $(BUILD)/libbtf2btf.a
+SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
+
+.PHONY: all check demo install clean fixtures bench fuzz check-valgrind
+.DEFAULT_GOAL := all
+
+all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/pic
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden \
+		-DBTF2BTF_EXPORT -c $< -o $@
+$(BUILD)/tobj/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/tobj
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/obj $(BUILD)/pic $(BUILD)/tobj $(BUILD)/tests $(BUILD)/fixtures:
+	mkdir -p $@
+
+$(STATIC_LIB): $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(SHARED_LIB): $(PIC_OBJS)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libbtf2btf.so.$(SOVERSION) -o $@ $^ $(LIBS)
+	ln -sf libbtf2btf.so.$(VERSION) $(BUILD)/libbtf2btf.so.$(SOVERSION)
+	ln -sf libbtf2btf.so.$(SOVERSION) $(BUILD)/libbtf2btf.so
+$(BTF2BTF_BIN): $(CLI_OBJS) $(STATIC_LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
+$(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+include fixtures/fixtures.mk
+include tests/tests.mk
+-include kernel/kernel.mk
+
+# ---- demo: the main job on a built-in example ----
+DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config \
+	     dwarves bpftool
+demo:
+	@if [ "$$(id -u)" = 0 ]; then \
+		missing=$$(for p in $(DEMO_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+		if [ -n "$$missing" ]; then \
+			echo "demo: installing $$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		fi; \
+	fi
+	$(MAKE) --no-print-directory all fixtures
+	@./scripts/demo.sh $(BTF2BTF_BIN) $(FIXTURE_DIR)
+
+# ---- install ----
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BTF2BTF_BIN) $(DESTDIR)$(BINDIR)/btf2btf
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/libbtf2btf.a
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libbtf2btf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so.$(SOVERSION)
+	ln -sf libbtf2btf.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so
+	install -m 644 include/btf2btf.h $(DESTDIR)$(INCLUDEDIR)/btf2btf.h
+	install -m 644 btf2btf.1 $(DESTDIR)$(MANDIR)/man1/btf2btf.1
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    libbtf2btf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libbtf2btf.pc
+
+clean:
+	rm -rf build

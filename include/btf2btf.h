@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * libbtf2btf: the KF_IMPLICIT_ARGS BTF transform as a library.
+ *
+ * For every kfunc flagged KF_IMPLICIT_ARGS in a BTF_ID_FLAGS set8, the BTF
+ * gains a "<kfunc>_impl" FUNC with the real kernel prototype, and the kfunc
+ * itself is pointed at a new, reduced FUNC_PROTO without the implicit
+ * (struct bpf_prog_aux *) argument and everything after it.
+ *
+ * Conventions (as in libbpf): every function returning int returns 0 or a
+ * negative errno; nothing here prints or exits; diagnostics go through the
+ * log callback of struct btf2btf_opts, already prefixed with the file name.
+ */
+#ifndef BTF2BTF_H
+#define BTF2BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BTF2BTF_VERSION "0.1.0"
+
+/* Kernel values (include/linux/btf.h, include/linux/btf_ids.h). */
+#define BTF2BTF_KF_IMPLICIT_ARGS	(1U << 16)
+#define BTF2BTF_SET8_KFUNCS		(1U << 0)
+#define BTF2BTF_KSYM_NAME_LEN		512
+#define BTF2BTF_IMPL_SUFFIX		"_impl"
+
+#if defined(BTF2BTF_EXPORT)
+#define BTF2BTF_API __attribute__((visibility("default")))
+#else
+#define BTF2BTF_API
+#endif
+
+struct btf;
+struct btf2btf;
+
+enum btf2btf_log_level {
+	BTF2BTF_LOG_ERROR,
+	BTF2BTF_LOG_WARN,
+	BTF2BTF_LOG_INFO,
+	BTF2BTF_LOG_DEBUG,
+};
+
+typedef void (*btf2btf_log_fn)(enum btf2btf_log_level level, const char *msg, void *ctx);
+
+struct btf2btf_opts {
+	size_t sz;			/* sizeof(struct btf2btf_opts), for ABI growth */
+	const char *btf_path;		/* raw BTF to use instead of the object's .BTF */
+	const char *base_path;		/* base BTF (ELF or raw) when the BTF is split */
+	bool add_kfunc_tags;		/* add "bpf_kfunc" decl tags, as pahole >= 1.26 does */
+	btf2btf_log_fn log;		/* NULL: stay silent */
+	void *log_ctx;
+};
+
+/* How a kfunc was found. */
+#define BTF2BTF_FOUND_TAG	(1U << 0)	/* "bpf_kfunc" decl tag */
+#define BTF2BTF_FOUND_SET8	(1U << 1)	/* entry of a BTF_SET8_KFUNCS set8 */
+
+enum btf2btf_kfunc_state {
+	BTF2BTF_KFUNC_PLAIN,		/* no KF_IMPLICIT_ARGS: left untouched */
+	BTF2BTF_KFUNC_PENDING,		/* KF_IMPLICIT_ARGS, not transformed yet */
+	BTF2BTF_KFUNC_TRANSFORMED,	/* reduced proto + new <name>_impl */
+	BTF2BTF_KFUNC_LEGACY,		/* reduced proto, <name>_impl came from the source */
+	BTF2BTF_KFUNC_ALREADY,		/* the input was already transformed */
+};
+
+struct btf2btf_kfunc {
+	const char *name;
+	uint32_t btf_id;		/* the kfunc's FUNC */
+	uint32_t flags;			/* KF_* flags, OR of every set8 holding it */
+	unsigned int found_by;		/* BTF2BTF_FOUND_* */
+	const char *sets;		/* set8 names, comma separated ("" when none) */
+	enum btf2btf_kfunc_state state;
+	uint32_t orig_proto_id;		/* prototype the kernel implements */
+	uint32_t impl_id;		/* <name>_impl FUNC, 0 when none */
+};
+
+struct btf2btf_stats {
+	unsigned int kfuncs;		/* all kfuncs found */
+	unsigned int by_tag;		/* found by decl tag only */
+	unsigned int by_set8;		/* found by set8 membership only */
+	unsigned int by_both;
+	unsigned int implicit;		/* flagged KF_IMPLICIT_ARGS */
+	unsigned int transformed;	/* got a reduced proto in this run */
+	unsigned int legacy;		/* of those, <name>_impl already in the source */
+	unsigned int impl_added;	/* new <name>_impl FUNCs */
+	unsigned int already;		/* recognised as transformed by an earlier run */
+	unsigned int tags_added;	/* "bpf_kfunc" tags added (add_kfunc_tags) */
+	unsigned int warnings;
+};
+
+/* Open an ELF object (or, with opts->btf_path, a raw BTF plus the object's
+ * .BTF_ids and symbols) and collect its kfuncs. */
+BTF2BTF_API int btf2btf__open(const char *path, const struct btf2btf_opts *opts, struct btf2btf **out);
+
+/* Same, from an in-memory ELF image (copied). name is used in messages. */
+BTF2BTF_API int btf2btf__open_mem(const void *buf, size_t size, const char *name,
+		      const struct btf2btf_opts *opts, struct btf2btf **out);
+
+BTF2BTF_API void btf2btf__close(struct btf2btf *b);
+
+/* Apply the KF_IMPLICIT_ARGS transform (and tag additions) in memory. */
+BTF2BTF_API int btf2btf__transform(struct btf2btf *b);
+
+/* True when the in-memory BTF differs from what was read. */
+BTF2BTF_API bool btf2btf__changed(const struct btf2btf *b);
+
+/* Replace the object's .BTF section: temp file in the same directory,
+ * fsync, rename. The input is untouched on any error. */
+BTF2BTF_API int btf2btf__write_elf(struct btf2btf *b);
+
+/* Write the BTF as a raw BTF file (temp file, fsync, rename). */
+BTF2BTF_API int btf2btf__write_raw(struct btf2btf *b, const char *path);
+
+/* Build the rewritten ELF image in memory (for tools and fuzzing).
+ * The caller frees *data. */
+BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size);
+
+/* Raw BTF bytes of the (possibly transformed) BTF; owned by b. */
+BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
+
+const struct btf *btf2btf__btf(const struct btf2btf *b);
+const struct btf *btf2btf__base_btf(const struct btf2btf *b);
+const char *btf2btf__path(const struct btf2btf *b);
+const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
+
+BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
+const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
+
+/* Names of KF_* flag bits; NULL for an unknown bit. */
+const char *btf2btf__kf_flag_name(unsigned int bit);
+
+const char *btf2btf__version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BTF2BTF_H */

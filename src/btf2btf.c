@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The public API: open (ELF or raw BTF, optional base), collect kfuncs,
+ * transform, write. The pipeline runs in this order and owns the state;
+ * each step lives in its own file.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "btf2btf.h"
+#include "btf_check.h"
+#include "btf_ids.h"
+#include "elf_file.h"
+#include "implicit.h"
+#include "kfuncs.h"
+#include "output.h"
+
+static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+
+struct btf2btf {
+	char *path;			/* the object (or raw BTF) named on the command line */
+	char *btf_path;			/* raw BTF used instead of the object's .BTF */
+	struct b2b_log log;
+	struct b2b_elf *elf;		/* NULL when path is raw BTF */
+	size_t btf_index;		/* .BTF section index in elf */
+	bool add_kfunc_tags;
+	bool transformed;
+	bool changed;
+	struct btf *btf;
+	struct btf *base;
+	struct b2b_btf_ids ids;
+	struct b2b_name_index names, base_names;
+	struct b2b_tag_index tags;
+	struct b2b_kfuncs kfuncs;
+	struct btf2btf_stats stats;
+};
+
+static bool is_btf_magic(const unsigned char *p, size_t size)
+{
+	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
+}
+
+static int read_file(const char *path, void **data, size_t *size, const struct b2b_log *log)
+{
+	struct stat st;
+	char *buf;
+	size_t off = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return b2b_errno(log, -errno, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return b2b_errno(log, -EINVAL, "not a regular file");
+	}
+	buf = malloc(st.st_size ? st.st_size : 1);
+	if (!buf) {
+		close(fd);
+		return b2b_errno(log, -ENOMEM, "out of memory");
+	}
+	while (off < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + off, st.st_size - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			free(buf);
+			close(fd);
+			return b2b_errno(log, err, "cannot read: %s", strerror(-err));
+		}
+		off += n;
+	}
+	close(fd);
+	*data = buf;
+	*size = off;
+	return 0;
+}
+
+/*
+ * libbpf 1.1.2 declares btf__new_split() but does not export it: split BTF
+ * bytes are parsed from an anonymous memory file instead.
+ */
+static struct btf *new_split(const void *data, size_t size, struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, err;
+
+	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) != (ssize_t)size) {
+		err = errno ? errno : EIO;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = btf__parse_raw_split(path, base);
+	err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+/* Parse and check BTF bytes; what names them in messages. */
+static int parse_btf(const void *data, size_t size, struct btf *base, const char *what,
+		     struct btf **out, const struct b2b_log *log)
+{
+	struct btf *btf;
+	int err;
+
+	*out = NULL;
+	err = b2b_check_btf_header(data, size, what, log);
+	if (err)
+		return err;
+	errno = 0;
+	btf = base ? new_split(data, size, base) : btf__new(data, size);
+	if (!btf) {
+		err = errno ? -errno : -EINVAL;
+		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
+	}
+	err = b2b_check_btf_types(btf, what, log);
+	if (err) {
+		btf__free(btf);
+		return err;
+	}
+	*out = btf;
+	return 0;
+}
+
+/* BTF of an ELF file's .BTF section, or of a raw BTF file. */
+static int load_btf_file(const char *path, struct btf *base, const char *what,
+			 struct btf **out, const struct b2b_log *parent)
+{
+	struct b2b_log log = *parent;
+	struct b2b_section sec;
+	struct b2b_elf *e = NULL;
+	void *data = NULL;
+	size_t size = 0;
+	int err;
+
+	log.path = path;
+	err = read_file(path, &data, &size, &log);
+	if (err)
+		return err;
+	if (size >= 4 && !memcmp(data, elf_magic, 4)) {
+		err = b2b_elf_open_mem(data, size, &log, &e);
+		if (!err) {
+			err = b2b_elf_section(e, ".BTF", &sec, &log);
+			if (err == -ENOENT)
+				err = b2b_errno(&log, -ENOENT, "has no .BTF section");
+		}
+		if (!err)
+			err = parse_btf(sec.data, sec.size, base, what, out, &log);
+		b2b_elf_close(e);
+	} else if (is_btf_magic(data, size)) {
+		err = parse_btf(data, size, base, what, out, &log);
+	} else {
+		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");
+	}
+	free(data);
+	return err;
+}
+
+static int collect(struct btf2btf *b)
+{
+	int err;
+
+	err = b2b_name_index_build(&b->names, b->btf);
+	if (!err && b->base)
+		err = b2b_name_index_build(&b->base_names, b->base);
+	if (!err)
+		err = b2b_tag_index_build(&b->tags, b->btf);
+	if (err)
+		return b2b_errno(&b->log, err, "out of memory");
+	err = b2b_collect_kfuncs(b->btf, &b->names, b->base ? &b->base_names : NULL, &b->tags,
+				 &b->ids, &b->kfuncs, &b->log);
+	if (err)
+		return err;
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		b->stats.kfuncs++;
+		if (k->found_by == (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8))
+			b->stats.by_both++;
+		else if (k->found_by == BTF2BTF_FOUND_TAG)
+			b->stats.by_tag++;
+		else
+			b->stats.by_set8++;
+		if (k->flags & BTF2BTF_KF_IMPLICIT_ARGS)
+			b->stats.implicit++;
+	}
+	return 0;
+}
+
+static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
+		       const struct btf2btf_opts *opts)
+{
+	const char *what = ".BTF";
+	char what_buf[4096];
+	unsigned char magic[4] = { 0 };
+	struct b2b_section sec;
+	int err;
+
+	if (opts && opts->base_path) {
+		err = load_btf_file(opts->base_path, NULL, "base BTF", &b->base, &b->log);
+		if (err)
+			return err;
+		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s)",
+			 opts->btf_path ? opts->btf_path : ".BTF", opts->base_path);
+		what = what_buf;
+	} else if (opts && opts->btf_path) {
+		what = opts->btf_path;
+	}
+
+	if (mem) {
+		memcpy(magic, mem, mem_size < 4 ? mem_size : 4);
+	} else {
+		int fd = open(b->path, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0)
+			return b2b_errno(&b->log, -errno, "cannot open: %s", strerror(errno));
+		n = read(fd, magic, sizeof(magic));
+		close(fd);
+		if (n < 0)
+			return b2b_errno(&b->log, -errno, "cannot read: %s", strerror(errno));
+		mem_size = n;
+	}
+
+	if (mem_size >= 4 && !memcmp(magic, elf_magic, 4)) {
+		err = mem ? b2b_elf_open_mem(mem, mem_size, &b->log, &b->elf)
+			  : b2b_elf_open(b->path, &b->log, &b->elf);
+		if (err)
+			return err;
+		err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
+		if (err)
+			return err;
+		if (opts && opts->btf_path) {
+			err = load_btf_file(opts->btf_path, b->base, what, &b->btf, &b->log);
+		} else {
+			err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
+			if (err == -ENOENT)
+				return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
+			if (!err) {
+				b->btf_index = sec.index;
+				err = parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->log);
+			}
+		}
+	} else if (is_btf_magic(magic, mem_size)) {
+		if (opts && opts->btf_path)
+			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
+		if (mem)
+			err = parse_btf(mem, mem_size, b->base, what, &b->btf, &b->log);
+		else
+			err = load_btf_file(b->path, b->base, what, &b->btf, &b->log);
+	} else {
+		return b2b_errno(&b->log, -ENOEXEC, "neither an ELF object nor raw BTF");
+	}
+	if (err)
+		return err;
+	return collect(b);
+}
+
+static int do_open(const char *path, const void *mem, size_t size,
+		   const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	struct btf2btf *b;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!path || (opts && opts->sz && opts->sz < sizeof(size_t)))
+		return -EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->path = strdup(path);
+	b->btf_path = opts && opts->btf_path ? strdup(opts->btf_path) : NULL;
+	if (!b->path || (opts && opts->btf_path && !b->btf_path)) {
+		btf2btf__close(b);
+		return -ENOMEM;
+	}
+	b->log.path = b->path;
+	b->log.warnings = &b->stats.warnings;
+	if (opts) {
+		b->log.fn = opts->log;
+		b->log.ctx = opts->log_ctx;
+		b->add_kfunc_tags = opts->add_kfunc_tags;
+	}
+	err = open_common(b, mem, size, opts);
+	if (err) {
+		btf2btf__close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+int btf2btf__open(const char *path, const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	return do_open(path, NULL, 0, opts, out);
+}
+
+int btf2btf__open_mem(const void *buf, size_t size, const char *name,
+		      const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	if (!buf && size)
+		return -EINVAL;
+	return do_open(name ? name : "<memory>", buf ? buf : "", size, opts, out);
+}
+
+void btf2btf__close(struct btf2btf *b)
+{
+	if (!b)
+		return;
+	b2b_kfuncs_free(&b->kfuncs);
+	b2b_tag_index_free(&b->tags);
+	b2b_name_index_free(&b->names);
+	b2b_name_index_free(&b->base_names);
+	b2b_btf_ids_free(&b->ids);
+	btf__free(b->btf);
+	btf__free(b->base);
+	b2b_elf_close(b->elf);
+	free(b->path);
+	free(b->btf_path);
+	free(b);
+}
+
+int btf2btf__transform(struct btf2btf *b)
+{
+	struct b2b_transform tr = {
+		.btf = b->btf,
+		.start = b->base ? btf__type_cnt(b->base) : 1,
+		.names = &b->names,
+		.base_names = b->base ? &b->base_names : NULL,
+		.tags = &b->tags,
+		.stats = &b->stats,
+		.log = &b->log,
+	};
+	int err = 0;
+
+	if (b->transformed)
+		return 0;
+	if (b2b_transform_init(&tr))
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
+		err = b2b_transform_kfunc(&tr, &b->kfuncs.items[i]);
+	for (size_t i = 0; i < b->kfuncs.nr && !err && b->add_kfunc_tags; i++)
+		err = b2b_add_kfunc_tag(&tr, &b->kfuncs.items[i]);
+	b2b_transform_free(&tr);
+	if (err)
+		return err;
+	b->transformed = true;
+	b->changed = b->stats.transformed || b->stats.tags_added;
+	if (b->changed) {
+		/* Types were edited in place after the last btf__add_*(): adding an
+		 * existing string (a kfunc's name) drops any raw data libbpf cached. */
+		if (btf__add_str(b->btf, b->kfuncs.items[0].name) < 0)
+			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+		err = b2b_check_btf_types(b->btf, "transformed BTF", &b->log);
+	}
+	return err;
+}
+
+bool btf2btf__changed(const struct btf2btf *b)
+{
+	return b->changed;
+}
+
+int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	__u32 sz = 0;
+	const void *raw = btf__raw_data(b->btf, &sz);
+
+	if (!raw)
+		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
+	*data = raw;
+	*size = sz;
+	return 0;
+}
+
+/* Refuse to replace a file its owner made read-only (root would not be stopped). */
+static int check_writable(const char *path, const struct b2b_log *log)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
+	if (!(st.st_mode & 0222) || access(path, W_OK))
+		return b2b_errno(log, -EACCES, "is read-only: refusing to rewrite it");
+	return 0;
+}
+
+static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
+{
+	struct b2b_log log = b->log;
+	struct b2b_out out;
+	const void *raw = NULL;
+	size_t size = 0;
+	int err;
+
+	log.path = path;
+	err = btf2btf__raw_btf(b, &raw, &size);
+	if (!err)
+		err = b2b_out_begin(&out, path, mode, &log);
+	if (err)
+		return err;
+	err = b2b_out_write(&out, raw, size, &log);
+	if (!err)
+		return b2b_out_commit(&out, &log);
+	b2b_out_abort(&out);
+	return err;
+}
+
+int btf2btf__write_raw(struct btf2btf *b, const char *path)
+{
+	return write_raw_to(b, path, 0644);
+}
+
+/* Someone else replaced the file since we read it: do not overwrite their result. */
+static int check_same_file(struct btf2btf *b)
+{
+	struct stat st;
+
+	if (stat(b->path, &st))
+		return b2b_errno(&b->log, -errno, "cannot stat: %s", strerror(errno));
+	if (st.st_dev != b->elf->st.st_dev || st.st_ino != b->elf->st.st_ino ||
+	    st.st_size != b->elf->st.st_size || st.st_mtim.tv_sec != b->elf->st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != b->elf->st.st_mtim.tv_nsec)
+		return b2b_errno(&b->log, -ESTALE,
+				 "was changed by another process while btf2btf ran; nothing written, run again");
+	return 0;
+}
+
+int btf2btf__write_elf(struct btf2btf *b)
+{
+	struct b2b_out out;
+	const void *raw = NULL;
+	struct stat st;
+	size_t size = 0;
+	int err;
+
+	if (!b->changed)
+		return 0;	/* byte-identical by construction */
+	if (b->btf_path) {
+		err = check_writable(b->btf_path, &b->log);
+		if (!err && stat(b->btf_path, &st))
+			err = -errno;
+		return err ? err : write_raw_to(b, b->btf_path, st.st_mode);
+	}
+	err = check_writable(b->path, &b->log);
+	if (err)
+		return err;
+	if (!b->elf)
+		return write_raw_to(b, b->path, 0644);
+	if (b->elf->fd < 0)
+		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
+
+	/* one writer at a time; the second notices the first one's rename */
+	if (flock(b->elf->fd, LOCK_EX))
+		return b2b_errno(&b->log, -errno, "cannot lock: %s", strerror(errno));
+	err = check_same_file(b);
+	if (!err)
+		err = btf2btf__raw_btf(b, &raw, &size);
+	if (!err)
+		err = b2b_out_begin(&out, b->path, b->elf->st.st_mode, &b->log);
+	if (err)
+		goto unlock;
+	err = b2b_elf_write_replaced(b->elf, b->btf_index, raw, size, out.fd, NULL, NULL,
+				     &b->log);
+	if (!err)
+		err = check_same_file(b);
+	if (!err)
+		err = b2b_out_commit(&out, &b->log);
+	else
+		b2b_out_abort(&out);
+unlock:
+	flock(b->elf->fd, LOCK_UN);
+	return err;
+}
+
+int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
+{
+	const void *raw = NULL;
+	size_t raw_size = 0;
+	int err;
+
+	if (!b->elf || b->btf_path)
+		return b2b_errno(&b->log, -EINVAL, "has no .BTF section to replace");
+	err = btf2btf__raw_btf(b, &raw, &raw_size);
+	if (err)
+		return err;
+	return b2b_elf_write_replaced(b->elf, b->btf_index, raw, raw_size, -1, data, size,
+				      &b->log);
+}
+
+const struct btf *btf2btf__btf(const struct btf2btf *b)
+{
+	return b->btf;
+}
+
+const struct btf *btf2btf__base_btf(const struct btf2btf *b)
+{
+	return b->base;
+}
+
+const char *btf2btf__path(const struct btf2btf *b)
+{
+	return b->path;
+}
+
+const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b)
+{
+	return &b->stats;
+}
+
+size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
+{
+	return b->kfuncs.nr;
+}
+
+const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
+{
+	return idx < b->kfuncs.nr ? &b->kfuncs.items[idx] : NULL;
+}
+
+const char *btf2btf__kf_flag_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		[0] = "KF_ACQUIRE", [1] = "KF_RELEASE", [2] = "KF_RET_NULL",
+		[4] = "KF_TRUSTED_ARGS", [5] = "KF_SLEEPABLE", [6] = "KF_DESTRUCTIVE",
+		[7] = "KF_RCU", [8] = "KF_ITER_NEW", [9] = "KF_ITER_NEXT",
+		[10] = "KF_ITER_DESTROY", [11] = "KF_RCU_PROTECTED", [12] = "KF_FASTCALL",
+		[13] = "KF_ARENA_RET", [14] = "KF_ARENA_ARG1", [15] = "KF_ARENA_ARG2",
+		[16] = "KF_IMPLICIT_ARGS",
+	};
+
+	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
+}
+
+const char *btf2btf__version(void)
+{
+	return BTF2BTF_VERSION;
+}

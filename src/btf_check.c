@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libbpf 1.1.2 parses BTF without checking that type ids are in range or
+ * that a FUNC points at a FUNC_PROTO (newer libbpf validates). The
+ * transform follows those links, so check them once, up front, with a
+ * message that names the type.
+ */
+#include <bpf/btf.h>
+#include <byteswap.h>
+#include <errno.h>
+#include <linux/btf.h>
+#include <string.h>
+
+#include "btf_check.h"
+
+int b2b_check_btf_header(const void *data, size_t size, const char *what,
+			 const struct b2b_log *log)
+{
+	struct btf_header h;
+	bool swap;
+
+	if (size < sizeof(h))
+		return b2b_errno(log, -EINVAL, "%s: %zu bytes, shorter than a BTF header",
+				 what, size);
+	memcpy(&h, data, sizeof(h));
+	swap = h.magic == bswap_16(BTF_MAGIC);
+	if (h.magic != BTF_MAGIC && !swap)
+		return b2b_errno(log, -EINVAL, "%s: bad BTF magic 0x%04x", what, h.magic);
+	if (swap) {
+		h.hdr_len = bswap_32(h.hdr_len);
+		h.type_off = bswap_32(h.type_off);
+		h.type_len = bswap_32(h.type_len);
+		h.str_off = bswap_32(h.str_off);
+		h.str_len = bswap_32(h.str_len);
+	}
+	if (h.version != BTF_VERSION)
+		return b2b_errno(log, -EINVAL, "%s: unsupported BTF version %u", what, h.version);
+	if (h.hdr_len < sizeof(h) || h.hdr_len > size)
+		return b2b_errno(log, -EINVAL, "%s: BTF header length %u out of range (%zu bytes)",
+				 what, h.hdr_len, size);
+	if ((uint64_t)h.type_off + h.type_len > size - h.hdr_len ||
+	    (uint64_t)h.str_off + h.str_len > size - h.hdr_len)
+		return b2b_errno(log, -EINVAL,
+				 "%s: BTF header lengths (types %u+%u, strings %u+%u) exceed the %zu bytes of data",
+				 what, h.type_off, h.type_len, h.str_off, h.str_len, size - h.hdr_len);
+	if (h.type_off % 4)
+		return b2b_errno(log, -EINVAL, "%s: BTF type section is not 4-byte aligned", what);
+	return 0;
+}
+
+static bool id_ok(__u32 id, __u32 cnt)
+{
+	return id < cnt;
+}
+
+static int bad_ref(const struct b2b_log *log, const char *what, __u32 id, const char *field,
+		   __u32 ref, __u32 cnt)
+{
+	return b2b_errno(log, -EINVAL, "%s: type [%u] %s references type %u, out of range (%u types)",
+			 what, id, field, ref, cnt - 1);
+}
+
+static bool name_ok(const struct btf *btf, __u32 off)
+{
+	return btf__name_by_offset(btf, off) != NULL;
+}
+
+static int check_type(const struct btf *btf, __u32 id, const char *what, const struct b2b_log *log)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	__u32 cnt = btf__type_cnt(btf);
+	__u16 vlen = btf_vlen(t);
+
+	if (!name_ok(btf, t->name_off))
+		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
+				 what, id, t->name_off);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_VAR:
+		if (!id_ok(t->type, cnt))
+			return bad_ref(log, what, id, "type", t->type, cnt);
+		break;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+
+		if (!id_ok(a->type, cnt))
+			return bad_ref(log, what, id, "element type", a->type, cnt);
+		if (!id_ok(a->index_type, cnt))
+			return bad_ref(log, what, id, "index type", a->index_type, cnt);
+		break;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: {
+		const struct btf_member *m = btf_members(t);
+
+		for (__u16 i = 0; i < vlen; i++, m++) {
+			if (!id_ok(m->type, cnt))
+				return bad_ref(log, what, id, "member type", m->type, cnt);
+			if (!name_ok(btf, m->name_off))
+				return b2b_errno(log, -EINVAL, "%s: type [%u] member %u has an invalid name offset",
+						 what, id, i);
+		}
+		break;
+	}
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		for (__u16 i = 0; i < vlen; i++) {
+			__u32 off = btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
+
+			if (!name_ok(btf, off))
+				return b2b_errno(log, -EINVAL, "%s: type [%u] value %u has an invalid name offset",
+						 what, id, i);
+		}
+		break;
+	case BTF_KIND_FUNC: {
+		const struct btf_type *p;
+
+		if (!id_ok(t->type, cnt))
+			return bad_ref(log, what, id, "prototype", t->type, cnt);
+		p = btf__type_by_id(btf, t->type);
+		if (!p || !btf_is_func_proto(p))
+			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
+					 what, id, btf__name_by_offset(btf, t->name_off), t->type);
+		if (!t->name_off)
+			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] has no name", what, id);
+		break;
+	}
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *p = btf_params(t);
+
+		if (!id_ok(t->type, cnt))
+			return bad_ref(log, what, id, "return type", t->type, cnt);
+		for (__u16 i = 0; i < vlen; i++, p++) {
+			if (!id_ok(p->type, cnt))
+				return bad_ref(log, what, id, "parameter type", p->type, cnt);
+			if (!name_ok(btf, p->name_off))
+				return b2b_errno(log, -EINVAL, "%s: type [%u] parameter %u has an invalid name offset",
+						 what, id, i);
+		}
+		break;
+	}
+	case BTF_KIND_DATASEC: {
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+
+		for (__u16 i = 0; i < vlen; i++, v++)
+			if (!id_ok(v->type, cnt))
+				return bad_ref(log, what, id, "variable", v->type, cnt);
+		break;
+	}
+	case BTF_KIND_DECL_TAG: {
+		const struct btf_type *target;
+		int idx = btf_decl_tag(t)->component_idx;
+
+		if (!id_ok(t->type, cnt) || !t->type)
+			return bad_ref(log, what, id, "tagged type", t->type, cnt);
+		target = btf__type_by_id(btf, t->type);
+		if (idx < -1)
+			return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
+		if (idx >= 0) {
+			__u16 n = btf_vlen(target);
+
+			if (btf_is_func(target)) {
+				const struct btf_type *p = btf__type_by_id(btf, target->type);
+
+				n = p && btf_is_func_proto(p) ? btf_vlen(p) : 0;
+			} else if (!btf_is_composite(target)) {
+				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
+						 what, id, idx);
+			}
+			if (idx >= n)
+				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d out of range (%u components)",
+						 what, id, idx, n);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1;
+	__u32 cnt = btf__type_cnt(btf);
+	int err;
+
+	for (__u32 id = start; id < cnt; id++) {
+		err = check_type(btf, id, what, log);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Checks of BTF that libbpf 1.1.2 does not make. */
+#ifndef BTF2BTF_BTF_CHECK_H
+#define BTF2BTF_BTF_CHECK_H
+
+#include "internal.h"
+
+struct btf;
+
+/* Header and section bounds of raw BTF bytes, before libbpf sees them. */
+int b2b_check_btf_header(const void *data, size_t size, const char *what,
+			 const struct b2b_log *log);
+
+/* Every type id, name offset and decl tag component in range; FUNC -> FUNC_PROTO. */
+int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log);
+
+#endif /* BTF2BTF_BTF_CHECK_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Shared state and entry points of the command-line front end. */
+#ifndef BTF2BTF_CLI_H
+#define BTF2BTF_CLI_H
+
+#include <stdbool.h>
+
+#include "btf2btf.h"
+
+struct cli_opts {
+	const char *btf_path;
+	const char *base_path;
+	const char *output;
+	bool dry_run;
+	bool transform;
+	bool add_kfunc_tags;
+	bool json;
+	bool pretty;
+	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
+	unsigned int errors;	/* error messages printed so far */
+};
+
+struct cli_opts *cli_opts(void);
+
+__attribute__((format(printf, 1, 2)))
+void cli_error(const char *fmt, ...);
+int cli_fail(const char *path, int err);
+/* Open with the command-line options; 0, or 1 after printing the error. */
+int cli_open(const char *path, struct btf2btf **b);
+
+void cli_print_summary(const struct btf2btf *b);
+void cli_dump(const struct btf2btf *b);
+int cli_kfuncs(const char *path);
+int cli_diff(const char *old_path, const char *new_path);
+int cli_check(const char *path);
+
+#endif /* BTF2BTF_CLI_H */

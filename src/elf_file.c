@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ELF access through libelf, and the writer that replaces one section.
+ *
+ * The writer never lets libelf lay the file out again: allocated sections
+ * and program headers of an executable (a .tmp_vmlinux) must keep their
+ * offsets. The new section contents go where the old ones were when they
+ * were the last thing in the file (pahole appends .BTF), else past the end;
+ * a fresh section header table follows them.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_file.h"
+
+static int init_libelf(const struct b2b_log *log)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return b2b_errno(log, -EINVAL, "libelf initialisation failed: %s",
+				 elf_errmsg(-1));
+	return 0;
+}
+
+static int check_header(struct b2b_elf *e, const struct b2b_log *log)
+{
+	if (elf_kind(e->elf) != ELF_K_ELF)
+		return b2b_errno(log, -ENOEXEC, "not an ELF object");
+	if (!gelf_getehdr(e->elf, &e->ehdr))
+		return b2b_errno(log, -ENOEXEC, "invalid ELF header: %s", elf_errmsg(-1));
+	if (e->ehdr.e_ident[EI_DATA] != ELFDATA2LSB && e->ehdr.e_ident[EI_DATA] != ELFDATA2MSB)
+		return b2b_errno(log, -ENOEXEC, "invalid ELF data encoding %u",
+				 e->ehdr.e_ident[EI_DATA]);
+	e->big_endian = e->ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (elf_getshdrnum(e->elf, &e->shnum) || elf_getshdrstrndx(e->elf, &e->shstrndx))
+		return b2b_errno(log, -ENOEXEC, "invalid section headers: %s", elf_errmsg(-1));
+	if (e->ehdr.e_shoff > e->size ||
+	    e->shnum * (uint64_t)e->ehdr.e_shentsize > e->size - e->ehdr.e_shoff)
+		return b2b_errno(log, -ENOEXEC,
+				 "truncated ELF: section header table ends past the file end (%llu bytes)",
+				 (unsigned long long)e->size);
+	return 0;
+}
+
+int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
+{
+	struct b2b_elf *e;
+	int err;
+
+	*out = NULL;
+	err = init_libelf(log);
+	if (err)
+		return err;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return b2b_errno(log, -ENOMEM, "out of memory");
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0) {
+		err = b2b_errno(log, -errno, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	if (fstat(e->fd, &e->st)) {
+		err = b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(e->st.st_mode)) {
+		err = b2b_errno(log, -EINVAL, "not a regular file");
+		goto fail;
+	}
+	e->size = e->st.st_size;
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf) {
+		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	err = check_header(e, log);
+	if (err)
+		goto fail;
+	*out = e;
+	return 0;
+fail:
+	b2b_elf_close(e);
+	return err;
+}
+
+int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
+		     struct b2b_elf **out)
+{
+	struct b2b_elf *e;
+	int err;
+
+	*out = NULL;
+	err = init_libelf(log);
+	if (err)
+		return err;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return b2b_errno(log, -ENOMEM, "out of memory");
+	e->fd = -1;
+	e->size = size;
+	/* libelf may write into a memory image (byte swapping): give it a copy */
+	e->mem = malloc(size ? size : 1);
+	if (!e->mem) {
+		err = b2b_errno(log, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	memcpy(e->mem, buf, size);
+	e->elf = elf_memory(e->mem, size);
+	if (!e->elf) {
+		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	err = check_header(e, log);
+	if (err)
+		goto fail;
+	*out = e;
+	return 0;
+fail:
+	b2b_elf_close(e);
+	return err;
+}
+
+void b2b_elf_close(struct b2b_elf *e)
+{
+	if (!e)
+		return;
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->mem);
+	free(e);
+}
+
+static int section_bytes(struct b2b_elf *e, Elf_Scn *scn, const char *name,
+			 struct b2b_section *sec, const struct b2b_log *log)
+{
+	Elf_Data *data;
+
+	sec->data = NULL;
+	sec->size = 0;
+	if (sec->shdr.sh_type == SHT_NOBITS)
+		return b2b_errno(log, -EINVAL, "section %s has no contents (SHT_NOBITS)", name);
+	if (sec->shdr.sh_offset > e->size || sec->shdr.sh_size > e->size - sec->shdr.sh_offset)
+		return b2b_errno(log, -EINVAL,
+				 "truncated ELF: section %s (offset %llu, size %llu) ends past the file end (%llu bytes)",
+				 name, (unsigned long long)sec->shdr.sh_offset,
+				 (unsigned long long)sec->shdr.sh_size, (unsigned long long)e->size);
+	if (!sec->shdr.sh_size)
+		return 0;
+	data = elf_rawdata(scn, NULL);
+	if (!data || data->d_size != sec->shdr.sh_size)
+		return b2b_errno(log, -EINVAL, "cannot read section %s: %s", name, elf_errmsg(-1));
+	sec->data = data->d_buf;
+	sec->size = data->d_size;
+	return 0;
+}
+
+int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec,
+		    const struct b2b_log *log)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &sec->shdr))
+			return b2b_errno(log, -EINVAL, "invalid section header: %s", elf_errmsg(-1));
+		sname = elf_strptr(e->elf, e->shstrndx, sec->shdr.sh_name);
+		if (!sname || strcmp(sname, name))
+			continue;
+		sec->index = elf_ndxscn(scn);
+		return section_bytes(e, scn, name, sec, log);
+	}
+	return -ENOENT;
+}
+
+int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2b_log *log)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(symtab, 0, sizeof(*symtab));
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return b2b_errno(log, -EINVAL, "invalid section header: %s", elf_errmsg(-1));
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (sh.sh_offset > e->size || sh.sh_size > e->size - sh.sh_offset)
+			return b2b_errno(log, -EINVAL, "truncated ELF: symbol table ends past the file end");
+		if (!sh.sh_entsize || sh.sh_entsize != gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT))
+			return b2b_errno(log, -EINVAL, "invalid symbol table entry size %llu",
+					 (unsigned long long)sh.sh_entsize);
+		if (sh.sh_link == 0 || sh.sh_link >= e->shnum)
+			return b2b_errno(log, -EINVAL, "symbol table links to invalid string table %u",
+					 sh.sh_link);
+		symtab->data = elf_getdata(scn, NULL);
+		if (!symtab->data)
+			return b2b_errno(log, -EINVAL, "cannot read the symbol table: %s", elf_errmsg(-1));
+		symtab->count = sh.sh_size / sh.sh_entsize;
+		symtab->strndx = sh.sh_link;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
+		GElf_Sym *sym, const char **name)
+{
+	if (!gelf_getsym(symtab->data, (int)i, sym))
+		return -EINVAL;
+	*name = sym->st_name ? elf_strptr(e->elf, symtab->strndx, sym->st_name) : NULL;
+	return 0;
+}
+
+uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return e->big_endian ? be32toh(v) : le32toh(v);
+}
+
+/* ---- writer ---- */
+
+struct sink {
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+static int sink_write(struct sink *s, const void *p, size_t len)
+{
+	if (s->fd >= 0) {
+		const char *c = p;
+
+		while (len) {
+			ssize_t n = write(s->fd, c, len);
+
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			c += n;
+			len -= n;
+		}
+		return 0;
+	}
+	if (s->len + len > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		char *nb;
+
+		while (cap < s->len + len)
+			cap *= 2;
+		nb = realloc(s->buf, cap);
+		if (!nb)
+			return -ENOMEM;
+		s->buf = nb;
+		s->cap = cap;
+	}
+	if (len)
+		memcpy(s->buf + s->len, p, len);
+	s->len += len;
+	return 0;
+}
+
+static int sink_zeros(struct sink *s, size_t len)
+{
+	static const char zeros[64];
+	int err = 0;
+
+	while (len && !err) {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+
+		err = sink_write(s, zeros, n);
+		len -= n;
+	}
+	return err;
+}
+
+/* Copy [off, off + len) of the input: in the kernel when both are files. */
+static int sink_copy(struct sink *s, struct b2b_elf *e, uint64_t off, uint64_t len)
+{
+	char buf[1 << 16];
+
+	if (e->fd < 0)
+		return sink_write(s, (char *)e->mem + off, len);
+	if (s->fd >= 0) {
+		loff_t in_off = off;
+
+		while (len) {
+			ssize_t n = copy_file_range(e->fd, &in_off, s->fd, NULL, len, 0);
+
+			if (n <= 0)
+				break;	/* not supported here: fall back to read + write */
+			len -= n;
+		}
+		off = in_off;
+	}
+	while (len) {
+		size_t want = len < sizeof(buf) ? len : sizeof(buf);
+		ssize_t n = pread(e->fd, buf, want, off);
+		int err;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		err = sink_write(s, buf, n);
+		if (err)
+			return err;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* End of everything in the file but section `skip` and the section header table. */
+static int content_end(struct b2b_elf *e, size_t skip, uint64_t *end, const struct b2b_log *log)
+{
+	uint64_t max = gelf_fsize(e->elf, ELF_T_EHDR, 1, EV_CURRENT);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (e->ehdr.e_phnum) {
+		uint64_t ph_end = e->ehdr.e_phoff + (uint64_t)e->ehdr.e_phnum * e->ehdr.e_phentsize;
+
+		if (ph_end > max)
+			max = ph_end;
+	}
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return b2b_errno(log, -EINVAL, "invalid section header: %s", elf_errmsg(-1));
+		if (elf_ndxscn(scn) == skip || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_offset + sh.sh_size > max)
+			max = sh.sh_offset + sh.sh_size;
+	}
+	*end = max;
+	return 0;
+}
+
+/* A segment covering the section would silently stop matching it. */
+static int check_segments(struct b2b_elf *e, const GElf_Shdr *sh, const struct b2b_log *log)
+{
+	for (size_t i = 0; i < e->ehdr.e_phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e->elf, (int)i, &ph))
+			return b2b_errno(log, -EINVAL, "invalid program header %zu", i);
+		if (ph.p_filesz && sh->sh_offset < ph.p_offset + ph.p_filesz &&
+		    ph.p_offset < sh->sh_offset + sh->sh_size)
+			return b2b_errno(log, -ENOTSUP,
+					 "the BTF section lies inside loadable segment %zu: it cannot grow in place; write raw BTF with -o",
+					 i);
+	}
+	if (sh->sh_flags & SHF_ALLOC)
+		return b2b_errno(log, -ENOTSUP,
+				 "the BTF section is allocated (SHF_ALLOC, a final vmlinux?): it cannot grow in place; write raw BTF with -o");
+	return 0;
+}
+
+/* Section headers and ELF header, converted to the file's class and byte order. */
+static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint64_t new_size,
+			uint64_t shoff, struct sink *s, void *ehdr_out, size_t *ehdr_sz)
+{
+	size_t shsz = gelf_fsize(e->elf, ELF_T_SHDR, 1, EV_CURRENT);
+	unsigned int enc = e->ehdr.e_ident[EI_DATA];
+	bool is64 = gelf_getclass(e->elf) == ELFCLASS64;
+	int err = 0;
+
+	for (size_t i = 0; i < e->shnum && !err; i++) {
+		Elf_Scn *scn = elf_getscn(e->elf, i);
+		union { Elf32_Shdr s32; Elf64_Shdr s64; } mem, file;
+		Elf_Data src = { .d_buf = &mem, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT };
+		Elf_Data dst = { .d_buf = &file, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT,
+				 .d_size = sizeof(file) };
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			return -EINVAL;
+		if (i == index) {
+			sh.sh_offset = new_off;
+			sh.sh_size = new_size;
+		}
+		if (is64) {
+			mem.s64 = (Elf64_Shdr){ sh.sh_name, sh.sh_type, sh.sh_flags, sh.sh_addr,
+				sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_info,
+				sh.sh_addralign, sh.sh_entsize };
+			src.d_size = sizeof(Elf64_Shdr);
+			if (!elf64_xlatetof(&dst, &src, enc))
+				return -EINVAL;
+		} else {
+			if (new_off > UINT32_MAX || new_size > UINT32_MAX)
+				return -EFBIG;
+			mem.s32 = (Elf32_Shdr){ sh.sh_name, sh.sh_type, sh.sh_flags, sh.sh_addr,
+				sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_info,
+				sh.sh_addralign, sh.sh_entsize };
+			src.d_size = sizeof(Elf32_Shdr);
+			if (!elf32_xlatetof(&dst, &src, enc))
+				return -EINVAL;
+		}
+		err = sink_write(s, &file, shsz);
+	}
+	if (err)
+		return err;
+
+	{
+		union { Elf32_Ehdr e32; Elf64_Ehdr e64; } mem;
+		Elf_Data src = { .d_buf = &mem, .d_type = ELF_T_EHDR, .d_version = EV_CURRENT };
+		Elf_Data dst = { .d_buf = ehdr_out, .d_type = ELF_T_EHDR, .d_version = EV_CURRENT,
+				 .d_size = sizeof(Elf64_Ehdr) };
+		GElf_Ehdr eh = e->ehdr;
+
+		eh.e_shoff = shoff;
+		if (is64) {
+			Elf64_Ehdr *h = &mem.e64;
+
+			memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
+			h->e_type = eh.e_type; h->e_machine = eh.e_machine;
+			h->e_version = eh.e_version; h->e_entry = eh.e_entry;
+			h->e_phoff = eh.e_phoff; h->e_shoff = eh.e_shoff;
+			h->e_flags = eh.e_flags; h->e_ehsize = eh.e_ehsize;
+			h->e_phentsize = eh.e_phentsize; h->e_phnum = eh.e_phnum;
+			h->e_shentsize = eh.e_shentsize; h->e_shnum = eh.e_shnum;
+			h->e_shstrndx = eh.e_shstrndx;
+			src.d_size = sizeof(*h);
+			if (!elf64_xlatetof(&dst, &src, enc))
+				return -EINVAL;
+		} else {
+			Elf32_Ehdr *h = &mem.e32;
+
+			if (shoff > UINT32_MAX)
+				return -EFBIG;
+			memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
+			h->e_type = eh.e_type; h->e_machine = eh.e_machine;
+			h->e_version = eh.e_version; h->e_entry = eh.e_entry;
+			h->e_phoff = eh.e_phoff; h->e_shoff = eh.e_shoff;
+			h->e_flags = eh.e_flags; h->e_ehsize = eh.e_ehsize;
+			h->e_phentsize = eh.e_phentsize; h->e_phnum = eh.e_phnum;
+			h->e_shentsize = eh.e_shentsize; h->e_shnum = eh.e_shnum;
+			h->e_shstrndx = eh.e_shstrndx;
+			src.d_size = sizeof(*h);
+			if (!elf32_xlatetof(&dst, &src, enc))
+				return -EINVAL;
+		}
+		*ehdr_sz = dst.d_size;
+	}
+	return 0;
+}
+
+int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, size_t size,
+			   int out_fd, void **image, size_t *image_size,
+			   const struct b2b_log *log)
+{
+	uint64_t end = 0, new_off, shoff, align;
+	Elf64_Ehdr ehdr_bytes;	/* big enough for either class */
+	struct sink s = { .fd = out_fd };
+	size_t ehdr_sz = 0;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	int err;
+
+	scn = elf_getscn(e->elf, index);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return b2b_errno(log, -EINVAL, "invalid section index %zu", index);
+	if (e->ehdr.e_shentsize != gelf_fsize(e->elf, ELF_T_SHDR, 1, EV_CURRENT))
+		return b2b_errno(log, -EINVAL, "unexpected section header size %u",
+				 e->ehdr.e_shentsize);
+	err = check_segments(e, &sh, log);
+	if (err)
+		return err;
+	err = content_end(e, index, &end, log);
+	if (err)
+		return err;
+
+	align = sh.sh_addralign > 8 ? sh.sh_addralign : 8;
+	if (sh.sh_offset >= end && sh.sh_offset % align == 0)
+		new_off = sh.sh_offset;	/* it was the last section: rewrite it where it was */
+	else
+		new_off = align_up(end > e->size ? end : e->size, align);
+	shoff = align_up(new_off + size, gelf_getclass(e->elf) == ELFCLASS64 ? 8 : 4);
+
+	/* Everything before the new contents, as it was (ELF header patched below). */
+	err = sink_copy(&s, e, 0, new_off < e->size ? new_off : e->size);
+	if (!err && new_off > e->size)
+		err = sink_zeros(&s, new_off - e->size);
+	if (!err)
+		err = sink_write(&s, data, size);
+	if (!err)
+		err = sink_zeros(&s, shoff - (new_off + size));
+	if (!err)
+		err = emit_headers(e, index, new_off, size, shoff, &s, &ehdr_bytes, &ehdr_sz);
+	if (!err) {
+		if (out_fd >= 0) {
+			if (pwrite(out_fd, &ehdr_bytes, ehdr_sz, 0) != (ssize_t)ehdr_sz)
+				err = errno ? -errno : -EIO;
+		} else {
+			memcpy(s.buf, &ehdr_bytes, ehdr_sz);
+		}
+	}
+	if (err) {
+		free(s.buf);
+		return b2b_errno(log, err, "cannot write the new object: %s", strerror(-err));
+	}
+	if (out_fd < 0) {
+		*image = s.buf;
+		*image_size = s.len;
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* ELF access: sections, symbols, and rewriting one section's contents. */
+#ifndef BTF2BTF_ELF_FILE_H
+#define BTF2BTF_ELF_FILE_H
+
+#include <gelf.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+struct b2b_elf {
+	int fd;			/* -1 for an in-memory image */
+	void *mem;		/* owned copy of an in-memory image */
+	uint64_t size;		/* file (image) size */
+	struct stat st;		/* of the file, when fd >= 0 */
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	size_t shnum;
+	size_t shstrndx;
+	bool big_endian;
+};
+
+struct b2b_section {
+	size_t index;
+	GElf_Shdr shdr;
+	const void *data;	/* raw bytes, in the file's byte order */
+	size_t size;
+};
+
+struct b2b_symtab {
+	Elf_Data *data;
+	size_t count;
+	size_t strndx;
+};
+
+int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **out);
+int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
+		     struct b2b_elf **out);
+void b2b_elf_close(struct b2b_elf *e);
+
+/* 0 and *sec filled, -ENOENT when there is no such section, other errors logged. */
+int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec,
+		    const struct b2b_log *log);
+
+/* 0, -ENOENT without a symbol table, other errors logged. */
+int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2b_log *log);
+/* NULL name when the symbol has none or it is out of the string table. */
+int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
+		GElf_Sym *sym, const char **name);
+
+/* Read a 32-bit word stored in the object's byte order. */
+uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);
+
+/*
+ * Write the whole object with section `index` replaced by `data` (size
+ * bytes): to out_fd when >= 0, else into a malloc'd *image / *image_size.
+ */
+int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, size_t size,
+			   int out_fd, void **image, size_t *image_size,
+			   const struct b2b_log *log);
+
+#endif /* BTF2BTF_ELF_FILE_H */

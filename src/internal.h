@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal state of a btf2btf handle and the logging helpers every module uses. */
+#ifndef BTF2BTF_INTERNAL_H
+#define BTF2BTF_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "btf2btf.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+struct b2b_log {
+	btf2btf_log_fn fn;
+	void *ctx;
+	const char *path;	/* prefix of every message */
+	unsigned int *warnings;	/* counter bumped by b2b_warn, may be NULL */
+};
+
+__attribute__((format(printf, 3, 4)))
+void b2b_log(const struct b2b_log *log, enum btf2btf_log_level level, const char *fmt, ...);
+
+#define b2b_err(log, ...)   b2b_log(log, BTF2BTF_LOG_ERROR, __VA_ARGS__)
+#define b2b_info(log, ...)  b2b_log(log, BTF2BTF_LOG_INFO, __VA_ARGS__)
+#define b2b_debug(log, ...) b2b_log(log, BTF2BTF_LOG_DEBUG, __VA_ARGS__)
+__attribute__((format(printf, 2, 3)))
+void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
+
+/* Returns 0 on success, or the (negative) error it logged. */
+int b2b_errno(const struct b2b_log *log, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* BTF2BTF_INTERNAL_H */

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The kfunc table. A kfunc is a FUNC tagged "bpf_kfunc" (clang, or pahole
+ * >= 1.27 with decl_tag_kfuncs) or listed in a set8 flagged BTF_SET8_KFUNCS.
+ * The second path is the one that works with pahole 1.24 and GCC, which
+ * emit no decl tags at all. Its flags are the OR of the flags words of every
+ * set8 that lists it.
+ *
+ * Lookups go through indexes built in one pass each (names hashed, decl tags
+ * sorted by target) so the cost stays linear in the BTF and the sets.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kfuncs.h"
+
+/* ---- name index ---- */
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1;
+	__u32 cnt = btf__type_cnt(btf);
+	size_t size = 16;
+
+	memset(idx, 0, sizeof(*idx));
+	idx->btf = btf;
+	while (size < 2 * (size_t)(cnt - start + 1))
+		size *= 2;
+	idx->slots = calloc(size, sizeof(*idx->slots));
+	if (!idx->slots)
+		return -ENOMEM;
+	idx->mask = size - 1;
+	for (__u32 id = start; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+		size_t h;
+
+		if (!t->name_off)
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (!name || !*name)
+			continue;
+		for (h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask)
+			;
+		idx->slots[h] = id;
+	}
+	return 0;
+}
+
+void b2b_name_index_free(struct b2b_name_index *idx)
+{
+	free(idx->slots);
+	memset(idx, 0, sizeof(*idx));
+}
+
+__u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind)
+{
+	if (!idx->slots)
+		return 0;
+	for (size_t h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask) {
+		const struct btf_type *t = btf__type_by_id(idx->btf, idx->slots[h]);
+		const char *n = btf__name_by_offset(idx->btf, t->name_off);
+
+		if (n && !strcmp(n, name) && (kind < 0 || btf_kind(t) == kind))
+			return idx->slots[h];
+	}
+	return 0;
+}
+
+/* ---- decl tag index ---- */
+
+static const struct btf *sort_btf;	/* qsort has no context argument */
+
+static int cmp_tag(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	__u32 tx = btf__type_by_id(sort_btf, x)->type, ty = btf__type_by_id(sort_btf, y)->type;
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1;
+	__u32 cnt = btf__type_cnt(btf);
+	size_t n = 0;
+
+	memset(idx, 0, sizeof(*idx));
+	for (__u32 id = start; id < cnt; id++)
+		n += btf_is_decl_tag(btf__type_by_id(btf, id));
+	if (!n)
+		return 0;
+	idx->ids = malloc(n * sizeof(*idx->ids));
+	if (!idx->ids)
+		return -ENOMEM;
+	for (__u32 id = start; id < cnt; id++)
+		if (btf_is_decl_tag(btf__type_by_id(btf, id)))
+			idx->ids[idx->nr++] = id;
+	sort_btf = btf;
+	qsort(idx->ids, idx->nr, sizeof(*idx->ids), cmp_tag);
+	sort_btf = NULL;
+	return 0;
+}
+
+void b2b_tag_index_free(struct b2b_tag_index *idx)
+{
+	free(idx->ids);
+	memset(idx, 0, sizeof(*idx));
+}
+
+size_t b2b_tag_index_find(const struct b2b_tag_index *idx, const struct btf *btf,
+			  __u32 target, size_t *first)
+{
+	size_t lo = 0, hi = idx->nr, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (btf__type_by_id(btf, idx->ids[mid])->type < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < idx->nr && btf__type_by_id(btf, idx->ids[end])->type == target; end++)
+		;
+	*first = lo;
+	return end - lo;
+}
+
+bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, tag_id);
+	const char *name;
+
+	if (!t || !btf_is_decl_tag(t) || btf_kflag(t) || btf_decl_tag(t)->component_idx != -1)
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	return name && !strcmp(name, "bpf_kfunc");
+}
+
+/* ---- the table ---- */
+
+struct rec {
+	__u32 id;
+	__u32 flags;
+	unsigned int found_by;
+	const char *imp_set;	/* a set8 that flags it KF_IMPLICIT_ARGS */
+	const char *plain_set;	/* a set8 that does not */
+};
+
+struct builder {
+	const struct btf *btf;
+	__u32 start;
+	__u32 *rec_of;		/* type id - start -> record index + 1 */
+	struct rec *recs;
+	size_t nr, cap;
+};
+
+static struct rec *get_rec(struct builder *b, __u32 id)
+{
+	__u32 *slot = &b->rec_of[id - b->start];
+
+	if (*slot)
+		return &b->recs[*slot - 1];
+	if (b->nr == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		struct rec *n = realloc(b->recs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		b->recs = n;
+		b->cap = cap;
+	}
+	memset(&b->recs[b->nr], 0, sizeof(b->recs[0]));
+	b->recs[b->nr].id = id;
+	*slot = ++b->nr;
+	return &b->recs[b->nr - 1];
+}
+
+/* FUNC id of a set8 entry in the split part, or 0 after a warning. */
+static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *ent,
+			const char *set, const struct b2b_name_index *names,
+			const struct b2b_name_index *base_names, const struct b2b_log *log)
+{
+	const struct btf_type *t;
+	__u32 id;
+
+	if (ent->name) {
+		id = b2b_name_index_find(names, ent->name, BTF_KIND_FUNC);
+		if (id)
+			return id;
+		if (base_names && b2b_name_index_find(base_names, ent->name, BTF_KIND_FUNC))
+			b2b_warn(log, "set8 %s lists %s, a FUNC of the base BTF: left alone", set,
+				 ent->name);
+		else
+			b2b_warn(log, "set8 %s lists %s, but the BTF has no FUNC of that name", set,
+				 ent->name);
+		return 0;
+	}
+	id = ent->id;
+	t = btf__type_by_id(b->btf, id);
+	if (!id || !t || !btf_is_func(t)) {
+		b2b_warn(log, "set8 %s holds id %u, which is not a FUNC of this BTF", set, id);
+		return 0;
+	}
+	if (id < b->start) {
+		b2b_warn(log, "set8 %s holds id %u, a FUNC of the base BTF: left alone", set, id);
+		return 0;
+	}
+	return id;
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct btf2btf_kfunc *x = a, *y = b;
+
+	return x->btf_id < y->btf_id ? -1 : x->btf_id > y->btf_id;
+}
+
+/* "a,b": the distinct set8 names listing each record, in set order. */
+static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec)
+{
+	char **lists = calloc(b->nr ? b->nr : 1, sizeof(*lists));
+	size_t *lens = calloc(b->nr ? b->nr : 1, sizeof(*lens));
+	__u32 *last = calloc(b->nr ? b->nr : 1, sizeof(*last));
+
+	if (!lists || !lens || !last)
+		goto fail;
+	for (size_t i = 0; i < ids->nr_entries; i++) {
+		__u32 r = ent_rec[i];
+		const char *name;
+		size_t len;
+		char *n;
+
+		if (!r || last[r - 1] == ids->entries[i].set + 1)
+			continue;	/* entries are sorted by set: a repeat is adjacent */
+		last[r - 1] = ids->entries[i].set + 1;
+		name = ids->sets[ids->entries[i].set].name;
+		len = strlen(name);
+		n = realloc(lists[r - 1], lens[r - 1] + len + 2);
+		if (!n)
+			goto fail;
+		if (lens[r - 1])
+			n[lens[r - 1]++] = ',';
+		memcpy(n + lens[r - 1], name, len + 1);
+		lens[r - 1] += len;
+		lists[r - 1] = n;
+	}
+	free(lens);
+	free(last);
+	return lists;
+fail:
+	if (lists)
+		for (size_t i = 0; i < b->nr; i++)
+			free(lists[i]);
+	free(lists);
+	free(lens);
+	free(last);
+	return NULL;
+}
+
+static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
+		       struct b2b_kfuncs *out)
+{
+	char **lists = set_lists(b, ids, ent_rec);
+
+	if (!lists)
+		return -ENOMEM;
+	out->items = calloc(b->nr ? b->nr : 1, sizeof(*out->items));
+	if (!out->items)
+		goto fail;
+	for (size_t i = 0; i < b->nr; i++) {
+		const struct rec *r = &b->recs[i];
+		const struct btf_type *t = btf__type_by_id(b->btf, r->id);
+		struct btf2btf_kfunc *k;
+
+		if (!r->found_by) {
+			free(lists[i]);
+			lists[i] = NULL;
+			continue;
+		}
+		k = &out->items[out->nr++];
+		k->btf_id = r->id;
+		k->flags = r->flags;
+		k->found_by = r->found_by;
+		k->orig_proto_id = t->type;
+		k->state = (r->flags & BTF2BTF_KF_IMPLICIT_ARGS) ? BTF2BTF_KFUNC_PENDING
+								 : BTF2BTF_KFUNC_PLAIN;
+		/* own the strings: the BTF string buffer moves when types are added */
+		k->name = strdup(btf__name_by_offset(b->btf, t->name_off));
+		k->sets = lists[i] ? lists[i] : strdup("");
+		lists[i] = NULL;
+		if (!k->name || !k->sets)
+			goto fail;
+	}
+	free(lists);
+	qsort(out->items, out->nr, sizeof(*out->items), cmp_item);
+	return 0;
+fail:
+	for (size_t i = 0; i < b->nr; i++)
+		free(lists[i]);
+	free(lists);
+	return -ENOMEM;
+}
+
+int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
+		       const struct b2b_name_index *base_names, const struct b2b_tag_index *tags,
+		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
+		       const struct b2b_log *log)
+{
+	const struct btf *base = btf__base_btf(btf);
+	struct builder b = { .btf = btf, .start = base ? btf__type_cnt(base) : 1 };
+	__u32 *ent_rec = NULL;
+	int err = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	b.rec_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.rec_of));
+	ent_rec = calloc(ids->nr_entries + 1, sizeof(*ent_rec));
+	if (!b.rec_of || !ent_rec)
+		goto out;
+
+	for (size_t i = 0; i < tags->nr; i++) {
+		const struct btf_type *tag = btf__type_by_id(btf, tags->ids[i]);
+		const struct btf_type *t = btf__type_by_id(btf, tag->type);
+		struct rec *r;
+
+		if (!b2b_is_kfunc_tag(btf, tags->ids[i]) || !btf_is_func(t) || tag->type < b.start)
+			continue;
+		r = get_rec(&b, tag->type);
+		if (!r)
+			goto out;
+		r->found_by |= BTF2BTF_FOUND_TAG;
+	}
+
+	for (size_t i = 0; i < ids->nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &ids->entries[i];
+		const struct b2b_set8 *set = &ids->sets[ent->set];
+		__u32 id = entry_func(&b, ent, set->name, names, base_names, log);
+		struct rec *r;
+
+		if (!id)
+			continue;
+		r = get_rec(&b, id);
+		if (!r)
+			goto out;
+		ent_rec[i] = b.rec_of[id - b.start];
+		r->flags |= ent->flags;
+		if (set->flags & BTF2BTF_SET8_KFUNCS)
+			r->found_by |= BTF2BTF_FOUND_SET8;
+		if (ent->flags & BTF2BTF_KF_IMPLICIT_ARGS)
+			r->imp_set = set->name;
+		else
+			r->plain_set = set->name;
+		if (r->imp_set && r->plain_set) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+
+			err = b2b_errno(log, -EINVAL,
+					"kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
+					btf__name_by_offset(btf, t->name_off), r->imp_set, r->plain_set);
+			goto out;
+		}
+	}
+
+	err = build_items(&b, ids, ent_rec, out);
+out:
+	if (err == -ENOMEM)
+		b2b_err(log, "out of memory");
+	if (err)
+		b2b_kfuncs_free(out);
+	free(b.rec_of);
+	free(b.recs);
+	free(ent_rec);
+	return err;
+}
+
+void b2b_kfuncs_free(struct b2b_kfuncs *k)
+{
+	for (size_t i = 0; i < k->nr; i++) {
+		free((char *)k->items[i].name);
+		free((char *)k->items[i].sets);
+	}
+	free(k->items);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* btf2btf: the command line. Options, messages and exit codes live here only. */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf2btf.h"
+#include "cli.h"
+#include "dump.h"
+
+enum {
+	OPT_BTF = 0x100,
+	OPT_ADD_TAGS,
+	OPT_DUMP,
+	OPT_KFUNCS,
+	OPT_DIFF,
+	OPT_CHECK,
+};
+
+static const struct option long_opts[] = {
+	{ "btf",		required_argument,	NULL, OPT_BTF },
+	{ "btf-base",		required_argument,	NULL, 'B' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "dry-run",		no_argument,		NULL, 'n' },
+	{ "transform",		no_argument,		NULL, 'T' },
+	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
+	{ "dump",		no_argument,		NULL, OPT_DUMP },
+	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
+	{ "diff",		no_argument,		NULL, OPT_DIFF },
+	{ "check",		no_argument,		NULL, OPT_CHECK },
+	{ "json",		no_argument,		NULL, 'j' },
+	{ "pretty",		no_argument,		NULL, 'p' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ 0 }
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: btf2btf [OPTIONS] OBJ\n"
+"       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
+"       btf2btf --diff [OPTIONS] OLD NEW\n"
+"\n"
+"Rewrite the BTF of OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, a module .ko) for\n"
+"kfuncs flagged KF_IMPLICIT_ARGS: add <kfunc>_impl FUNCs with the kernel\n"
+"prototype and give each kfunc a prototype without struct bpf_prog_aux *.\n"
+"\n"
+"Input:\n"
+"      --btf FILE          use raw BTF FILE instead of OBJ's .BTF section\n"
+"                          (FILE is then what gets rewritten, unless -o)\n"
+"  -B, --btf-base FILE     base BTF (e.g. vmlinux) of a split BTF (a module)\n"
+"Transform and output:\n"
+"  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
+"  -n, --dry-run           transform in memory, print the summary, write nothing\n"
+"      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags pahole >= 1.26 would\n"
+"Inspect:\n"
+"      --dump              print the BTF like `bpftool btf dump file`\n"
+"      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
+"      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed\n"
+"      --check             lint the kfunc declarations; exit 1 on any problem\n"
+"  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
+"                          (implied by -n and --add-kfunc-tags)\n"
+"  -j, --json              JSON output;  -p, --pretty  indented JSON\n"
+"General:\n"
+"  -v, --verbose           more messages (twice: libbpf's too)\n"
+"  -q, --quiet             errors only\n"
+"  -h, --help              this help;    -V, --version  print the version\n"
+"\n"
+"Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
+}
+
+static struct cli_opts cli;
+
+static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	switch (level) {
+	case BTF2BTF_LOG_ERROR:
+		cli.errors++;
+		fprintf(stderr, "btf2btf: error: %s\n", msg);
+		break;
+	case BTF2BTF_LOG_WARN:
+		if (cli.verbose >= 0)
+			fprintf(stderr, "btf2btf: warning: %s\n", msg);
+		break;
+	case BTF2BTF_LOG_INFO:
+		if (cli.verbose >= 1)
+			fprintf(stderr, "btf2btf: %s\n", msg);
+		break;
+	case BTF2BTF_LOG_DEBUG:
+		if (cli.verbose >= 2)
+			fprintf(stderr, "btf2btf: debug: %s\n", msg);
+		break;
+	}
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	if (cli.verbose < 2)
+		return 0;
+	fputs("libbpf: ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	cli.errors++;
+	fputs("btf2btf: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The library logs its failures; say something only if it could not. */
+int cli_fail(const char *path, int err)
+{
+	if (!cli.errors)
+		cli_error("%s: %s", path, strerror(err < 0 ? -err : err));
+	return 1;
+}
+
+int cli_open(const char *path, struct btf2btf **b)
+{
+	struct btf2btf_opts opts = {
+		.sz = sizeof(opts),
+		.btf_path = cli.btf_path,
+		.base_path = cli.base_path,
+		.add_kfunc_tags = cli.add_kfunc_tags,
+		.log = log_cb,
+	};
+	int err = btf2btf__open(path, &opts, b);
+
+	return err ? cli_fail(path, err) : 0;
+}
+
+static int run_transform(const char *path)
+{
+	struct btf2btf *b;
+	int err;
+
+	if (cli_open(path, &b))
+		return 1;
+	err = btf2btf__transform(b);
+	if (!err && !cli.dry_run) {
+		if (cli.output)
+			err = btf2btf__write_raw(b, cli.output);
+		else
+			err = btf2btf__write_elf(b);
+	}
+	if (err) {
+		btf2btf__close(b);
+		return cli_fail(path, err);
+	}
+	if (cli.verbose >= 0)
+		cli_print_summary(b);
+	btf2btf__close(b);
+	return 0;
+}
+
+static int run_dump(const char *path)
+{
+	struct btf2btf *b;
+	int err = 0;
+
+	if (cli_open(path, &b))
+		return 1;
+	if (cli.transform)
+		err = btf2btf__transform(b);
+	if (err) {
+		btf2btf__close(b);
+		return cli_fail(path, err);
+	}
+	cli_dump(b);
+	btf2btf__close(b);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int opt, mode = 0;
+
+	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_BTF: cli.btf_path = optarg; break;
+		case 'B': cli.base_path = optarg; break;
+		case 'o': cli.output = optarg; break;
+		case 'n': cli.dry_run = true; cli.transform = true; break;
+		case 'T': cli.transform = true; break;
+		case OPT_ADD_TAGS: cli.add_kfunc_tags = true; cli.transform = true; break;
+		case OPT_DUMP:
+		case OPT_KFUNCS:
+		case OPT_DIFF:
+		case OPT_CHECK:
+			if (mode && mode != opt) {
+				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
+				return 2;
+			}
+			mode = opt;
+			break;
+		case 'j': cli.json = true; break;
+		case 'p': cli.json = true; cli.pretty = true; break;
+		case 'v': cli.verbose = cli.verbose < 0 ? 1 : cli.verbose + 1; break;
+		case 'q': cli.verbose = -1; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
+				 libbpf_version_string());
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	libbpf_set_print(libbpf_log);
+
+	if (mode == OPT_DIFF) {
+		if (argc - optind != 2) {
+			cli_error("--diff needs two files, OLD and NEW");
+			return 2;
+		}
+		return cli_diff(argv[optind], argv[optind + 1]);
+	}
+	if (argc - optind != 1) {
+		cli_error(argc == optind ? "no object file given (try --help)"
+					 : "one object file at a time (try --help)");
+		return 2;
+	}
+	if (mode && (cli.output || (cli.dry_run && mode == OPT_CHECK))) {
+		cli_error("-o is for the transform, not --dump/--kfuncs/--check");
+		return 2;
+	}
+	switch (mode) {
+	case OPT_DUMP: return run_dump(argv[optind]);
+	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
+	case OPT_CHECK: return cli_check(argv[optind]);
+	default: return run_transform(argv[optind]);
+	}
+}
+
+struct cli_opts *cli_opts(void)
+{
+	return &cli;
+}

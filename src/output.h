@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Crash-safe output: temp file in the target's directory, fsync, rename. */
+#ifndef BTF2BTF_OUTPUT_H
+#define BTF2BTF_OUTPUT_H
+
+#include <sys/types.h>
+
+#include "internal.h"
+
+struct b2b_out {
+	int fd;
+	char *path;		/* final name */
+	char *tmp;		/* temp name, same directory */
+};
+
+int b2b_out_begin(struct b2b_out *o, const char *path, mode_t mode, const struct b2b_log *log);
+int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct b2b_log *log);
+/* fsync, rename over path, fsync the directory; aborts on failure. */
+int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log);
+/* Close and remove the temp file. Safe to call twice. */
+void b2b_out_abort(struct b2b_out *o);
+
+#endif /* BTF2BTF_OUTPUT_H */

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The run summary and --dump, in text or JSON. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "dump.h"
+#include "json.h"
+
+void cli_print_summary(const struct btf2btf *b)
+{
+	const struct btf2btf_stats *s = btf2btf__stats(b);
+	const struct cli_opts *o = cli_opts();
+	const char *result = !btf2btf__changed(b) ? "unchanged"
+			     : o->dry_run ? "dry run, nothing written"
+			     : o->output ? "written" : "rewritten";
+
+	if (o->json) {
+		struct json j;
+
+		json_init(&j, stdout, o->pretty);
+		json_start_object(&j);
+		json_string_field(&j, "file", btf2btf__path(b));
+		json_uint_field(&j, "kfuncs", s->kfuncs);
+		json_uint_field(&j, "by_tag", s->by_tag);
+		json_uint_field(&j, "by_set8", s->by_set8);
+		json_uint_field(&j, "by_both", s->by_both);
+		json_uint_field(&j, "implicit", s->implicit);
+		json_uint_field(&j, "transformed", s->transformed);
+		json_uint_field(&j, "legacy", s->legacy);
+		json_uint_field(&j, "impl_added", s->impl_added);
+		json_uint_field(&j, "already_transformed", s->already);
+		json_uint_field(&j, "tags_added", s->tags_added);
+		json_uint_field(&j, "warnings", s->warnings);
+		json_bool_field(&j, "changed", btf2btf__changed(b));
+		json_bool_field(&j, "written", btf2btf__changed(b) && !o->dry_run);
+		if (o->output)
+			json_string_field(&j, "output", o->output);
+		json_end_object(&j);
+		json_finish(&j);
+		return;
+	}
+	printf("btf2btf: %s: %u kfuncs (tag %u, set8 %u, both %u), %u KF_IMPLICIT_ARGS: "
+	       "%u transformed (%u legacy), %u _impl added, %u already transformed",
+	       btf2btf__path(b), s->kfuncs, s->by_tag, s->by_set8, s->by_both, s->implicit,
+	       s->transformed, s->legacy, s->impl_added, s->already);
+	if (s->tags_added)
+		printf(", %u bpf_kfunc tags added", s->tags_added);
+	printf("; %s\n", result);
+}
+
+void cli_dump(const struct btf2btf *b)
+{
+	const struct cli_opts *o = cli_opts();
+	struct json j;
+
+	if (!o->json) {
+		b2b_dump_btf(stdout, btf2btf__btf(b), NULL);
+		return;
+	}
+	json_init(&j, stdout, o->pretty);
+	b2b_dump_btf(stdout, btf2btf__btf(b), &j);
+	json_finish(&j);
+}
