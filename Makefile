@@ -21,7 +21,7 @@ CC		:= gcc
 endif
 PKG_CONFIG	?= pkg-config
 CFLAGS		?= -O2 -g
-WARN		:= -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
 CPPFLAGS	+= -Iinclude -Isrc -D_GNU_SOURCE
@@ -40,7 +40,7 @@ TEST_CPPFLAGS	:= -DBTF2BTF_FAULT_INJECTION
 
 LIB_SRCS	:= log.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
 		   output.c btf2btf.c
-CLI_SRCS	:= main.c report.c inspect.c dump.c json.c
+CLI_SRCS	:= main.c cli.c report.c inspect.c dump.c json.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
 PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
 CLI_OBJS	:= $(addprefix $(BUILD)/obj/,$(CLI_SRCS:.c=.o))

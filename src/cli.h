@@ -3,6 +3,8 @@
 #ifndef BTF2BTF_CLI_H
 #define BTF2BTF_CLI_H
 
+#include <bpf/libbpf.h>
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "btf2btf.h"
@@ -21,6 +23,8 @@ struct cli_opts {
 };
 
 struct cli_opts *cli_opts(void);
+void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx);
+int cli_libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 __attribute__((format(printf, 1, 2)))
 void cli_error(const char *fmt, ...);

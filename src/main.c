@@ -77,85 +77,18 @@ static void usage(FILE *f)
 "Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
 }
 
-static struct cli_opts cli;
-
-static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	switch (level) {
-	case BTF2BTF_LOG_ERROR:
-		cli.errors++;
-		fprintf(stderr, "btf2btf: error: %s\n", msg);
-		break;
-	case BTF2BTF_LOG_WARN:
-		if (cli.verbose >= 0)
-			fprintf(stderr, "btf2btf: warning: %s\n", msg);
-		break;
-	case BTF2BTF_LOG_INFO:
-		if (cli.verbose >= 1)
-			fprintf(stderr, "btf2btf: %s\n", msg);
-		break;
-	case BTF2BTF_LOG_DEBUG:
-		if (cli.verbose >= 2)
-			fprintf(stderr, "btf2btf: debug: %s\n", msg);
-		break;
-	}
-}
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	if (cli.verbose < 2)
-		return 0;
-	fputs("libbpf: ", stderr);
-	return vfprintf(stderr, fmt, ap);
-}
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	cli.errors++;
-	fputs("btf2btf: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* The library logs its failures; say something only if it could not. */
-int cli_fail(const char *path, int err)
-{
-	if (!cli.errors)
-		cli_error("%s: %s", path, strerror(err < 0 ? -err : err));
-	return 1;
-}
-
-int cli_open(const char *path, struct btf2btf **b)
-{
-	struct btf2btf_opts opts = {
-		.sz = sizeof(opts),
-		.btf_path = cli.btf_path,
-		.base_path = cli.base_path,
-		.add_kfunc_tags = cli.add_kfunc_tags,
-		.log = log_cb,
-	};
-	int err = btf2btf__open(path, &opts, b);
-
-	return err ? cli_fail(path, err) : 0;
-}
-
 static int run_transform(const char *path)
 {
+	const struct cli_opts *o = cli_opts();
 	struct btf2btf *b;
 	int err;
 
 	if (cli_open(path, &b))
 		return 1;
 	err = btf2btf__transform(b);
-	if (!err && !cli.dry_run) {
-		if (cli.output)
-			err = btf2btf__write_raw(b, cli.output);
+	if (!err && !o->dry_run) {
+		if (o->output)
+			err = btf2btf__write_raw(b, o->output);
 		else
 			err = btf2btf__write_elf(b);
 	}
@@ -163,7 +96,7 @@ static int run_transform(const char *path)
 		btf2btf__close(b);
 		return cli_fail(path, err);
 	}
-	if (cli.verbose >= 0)
+	if (o->verbose >= 0)
 		cli_print_summary(b);
 	btf2btf__close(b);
 	return 0;
@@ -171,12 +104,13 @@ static int run_transform(const char *path)
 
 static int run_dump(const char *path)
 {
+	const struct cli_opts *o = cli_opts();
 	struct btf2btf *b;
 	int err = 0;
 
 	if (cli_open(path, &b))
 		return 1;
-	if (cli.transform)
+	if (o->transform)
 		err = btf2btf__transform(b);
 	if (err) {
 		btf2btf__close(b);
@@ -189,16 +123,17 @@ static int run_dump(const char *path)
 
 int main(int argc, char **argv)
 {
+	struct cli_opts *o = cli_opts();
 	int opt, mode = 0;
 
 	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
-		case OPT_BTF: cli.btf_path = optarg; break;
-		case 'B': cli.base_path = optarg; break;
-		case 'o': cli.output = optarg; break;
-		case 'n': cli.dry_run = true; cli.transform = true; break;
-		case 'T': cli.transform = true; break;
-		case OPT_ADD_TAGS: cli.add_kfunc_tags = true; cli.transform = true; break;
+		case OPT_BTF: o->btf_path = optarg; break;
+		case 'B': o->base_path = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'n': o->dry_run = true; o->transform = true; break;
+		case 'T': o->transform = true; break;
+		case OPT_ADD_TAGS: o->add_kfunc_tags = true; o->transform = true; break;
 		case OPT_DUMP:
 		case OPT_KFUNCS:
 		case OPT_DIFF:
@@ -209,10 +144,10 @@ int main(int argc, char **argv)
 			}
 			mode = opt;
 			break;
-		case 'j': cli.json = true; break;
-		case 'p': cli.json = true; cli.pretty = true; break;
-		case 'v': cli.verbose = cli.verbose < 0 ? 1 : cli.verbose + 1; break;
-		case 'q': cli.verbose = -1; break;
+		case 'j': o->json = true; break;
+		case 'p': o->json = true; o->pretty = true; break;
+		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
+		case 'q': o->verbose = -1; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
 				 libbpf_version_string());
@@ -222,7 +157,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	libbpf_set_print(libbpf_log);
+	libbpf_set_print(cli_libbpf_log);
 
 	if (mode == OPT_DIFF) {
 		if (argc - optind != 2) {
@@ -236,7 +171,7 @@ int main(int argc, char **argv)
 					 : "one object file at a time (try --help)");
 		return 2;
 	}
-	if (mode && (cli.output || (cli.dry_run && mode == OPT_CHECK))) {
+	if (mode && (o->output || (o->dry_run && mode == OPT_CHECK))) {
 		cli_error("-o is for the transform, not --dump/--kfuncs/--check");
 		return 2;
 	}
@@ -248,7 +183,3 @@ int main(int argc, char **argv)
 	}
 }
 
-struct cli_opts *cli_opts(void)
-{
-	return &cli;
-}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Test helpers: temp dirs, fixture paths, running the CLI, files. */
+#ifndef TEST_HELPERS_H
+#define TEST_HELPERS_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "btf2btf.h"
+
+struct btf;
+
+struct run {
+	int status;		/* exit status, or 128 + signal */
+	char *out;		/* stdout */
+	char *err;		/* stderr */
+};
+
+/* A fresh temp dir for the test (removed by th_cleanup). */
+const char *th_tmpdir(void);
+void th_cleanup(void);
+/* th_tmpdir()/name, in a static rotating buffer. */
+const char *th_path(const char *name);
+/* $FIXTURE_DIR/name; fails the test if it does not exist. */
+const char *th_fixture(const char *name);
+/* Copy a fixture into the temp dir; returns the copy's path. */
+const char *th_copy_fixture(const char *name, const char *as);
+
+/* Run argv (NULL-terminated) capturing output. argv[0] "btf2btf" is the CLI under test. */
+void th_run(struct run *r, const char *const *argv);
+void th_run_free(struct run *r);
+/* printf-style shell command (sh -c). */
+void th_sh(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fail loudly unless the tool is on PATH. */
+void th_require_tool(const char *tool);
+
+void *th_read(const char *path, size_t *size);
+bool th_same_file(const char *a, const char *b);
+void th_copy(const char *from, const char *to);
+size_t th_count_lines(const char *s);
+
+/* Open with the library, failing the test on error; records log lines. */
+struct btf2btf *th_open(const char *path, const struct btf2btf_opts *opts);
+/* Messages logged at ERROR level through th_log_cb, joined by '\n'. */
+extern char th_log_errors[8192];
+extern unsigned int th_log_error_count;
+void th_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx);
+void th_log_reset(void);
+
+/* Id of a named type of a kind in btf (asserting it exists). */
+int th_find(const struct btf *btf, const char *name, int kind);
+/* Parse the .BTF of an ELF file (or raw BTF) with libbpf, optionally split. */
+struct btf *th_parse(const char *path, const struct btf *base);
+
+#endif

@@ -1,0 +1,18 @@
+# Unit tests: every tests/test_*.c is one cmocka program. `make check` builds
+# the fixtures and the test CLI, runs them all, and prints the total.
+TEST_SRCS	:= $(wildcard tests/test_*.c)
+TEST_BINS	:= $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+TEST_HELPERS	:= $(BUILD)/tests/helpers.o
+TEST_LIBS	:= $(LIBS) -lcmocka
+# the CLI modules tests call directly
+TEST_CLI_OBJS	:= $(filter-out $(BUILD)/tobj/main.o,$(TCLI_OBJS))
+
+$(BUILD)/tests/%.o: tests/%.c tests/helpers.h fixtures/*.h include/btf2btf.h | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) -Ifixtures -Itests $(CFLAGS) $(WARN) -c $< -o $@
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(TLIB_OBJS) $(TEST_CLI_OBJS) \
+		       $(FX_BUILDER_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
+	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
+		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
