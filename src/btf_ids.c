@@ -146,7 +146,8 @@ static int collect_sets(struct b2b_elf *e, const struct b2b_section *sec,
 		set->size = sym.st_size;
 		set->nr = (sym.st_size - SET8_HDR) / PAIR;
 	}
-	qsort(ids->sets, ids->nr_sets, sizeof(*ids->sets), cmp_set_off);
+	if (ids->nr_sets)	/* qsort(NULL, 0) is undefined */
+		qsort(ids->sets, ids->nr_sets, sizeof(*ids->sets), cmp_set_off);
 
 	for (size_t i = 0; i < ids->nr_sets; i++) {
 		struct b2b_set8 *set = &ids->sets[i];
@@ -235,7 +236,8 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 			return -ENOMEM;
 		}
 	}
-	qsort(ids->entries, ids->nr_entries, sizeof(*ids->entries), cmp_entry);
+	if (ids->nr_entries)
+		qsort(ids->entries, ids->nr_entries, sizeof(*ids->entries), cmp_entry);
 	for (size_t i = 1; i < ids->nr_entries; i++)
 		if (ids->entries[i].off == ids->entries[i - 1].off)
 			return b2b_errno(log, -EINVAL, ".BTF_ids: two symbols mark the pair at offset %llu",

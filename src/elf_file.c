@@ -42,6 +42,24 @@ static int check_header(struct b2b_elf *e, const struct b2b_log *log)
 		return b2b_errno(log, -ENOEXEC,
 				 "truncated ELF: section header table ends past the file end (%llu bytes)",
 				 (unsigned long long)e->size);
+	/* the writer copies everything up to the last section's end: it must exist */
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e->elf, scn));) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return b2b_errno(log, -ENOEXEC, "invalid section header: %s", elf_errmsg(-1));
+		if (sh.sh_type != SHT_NOBITS &&
+		    (sh.sh_offset > e->size || sh.sh_size > e->size - sh.sh_offset))
+			return b2b_errno(log, -ENOEXEC,
+					 "truncated ELF: section [%zu] (offset %llu, size %llu) ends past the file end (%llu bytes)",
+					 elf_ndxscn(scn), (unsigned long long)sh.sh_offset,
+					 (unsigned long long)sh.sh_size, (unsigned long long)e->size);
+	}
+	if (e->ehdr.e_phnum && (e->ehdr.e_phoff > e->size ||
+	    e->ehdr.e_phnum * (uint64_t)e->ehdr.e_phentsize > e->size - e->ehdr.e_phoff))
+		return b2b_errno(log, -ENOEXEC,
+				 "truncated ELF: program header table ends past the file end (%llu bytes)",
+				 (unsigned long long)e->size);
 	return 0;
 }
 
@@ -476,6 +494,10 @@ int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, si
 	if (e->ehdr.e_shentsize != gelf_fsize(e->elf, ELF_T_SHDR, 1, EV_CURRENT))
 		return b2b_errno(log, -EINVAL, "unexpected section header size %u",
 				 e->ehdr.e_shentsize);
+	/* a bogus alignment would pad the output with gigabytes of zeros */
+	if (sh.sh_addralign > 4096)
+		return b2b_errno(log, -EINVAL, "the BTF section's alignment %llu is implausible (> 4096)",
+				 (unsigned long long)sh.sh_addralign);
 	err = check_segments(e, &sh, log);
 	if (err)
 		return err;
