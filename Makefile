@@ -82,6 +82,7 @@ $(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
 
 include fixtures/fixtures.mk
 include tests/tests.mk
+include fuzz/fuzz.mk
 -include kernel/kernel.mk
 
 # ---- demo: the main job on a built-in example ----

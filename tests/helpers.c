@@ -147,16 +147,42 @@ static void run_argv(struct run *r, char *const *argv)
 	unlink(err_tmpl);
 }
 
+const char *th_cli(void)
+{
+	return cli_path();
+}
+
+/*
+ * BTF2BTF_WRAPPER="valgrind --error-exitcode=1 ...": words run in front of
+ * the CLI (make check-valgrind). Split on blanks, no quoting.
+ */
+static int wrapper_words(const char **v, int max, char *buf, size_t size)
+{
+	const char *w = getenv("BTF2BTF_WRAPPER");
+	int n = 0;
+
+	if (!w || !*w)
+		return 0;
+	snprintf(buf, size, "%s", w);
+	for (char *tok = strtok(buf, " \t"); tok && n < max; tok = strtok(NULL, " \t"))
+		v[n++] = tok;
+	return n;
+}
+
 void th_run(struct run *r, const char *const *argv)
 {
-	const char *v[64];
-	int i;
+	static char wbuf[1024];
+	const char *v[96];
+	int i, n = 0;
 
-	for (i = 0; argv[i] && i < 62; i++)
-		v[i] = argv[i];
-	v[i] = NULL;
-	if (!strcmp(v[0], "btf2btf"))
-		v[0] = cli_path();
+	if (!strcmp(argv[0], "btf2btf")) {
+		n = wrapper_words(v, 30, wbuf, sizeof(wbuf));
+		v[n++] = cli_path();
+		argv++;
+	}
+	for (i = 0; argv[i] && n < 94; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
 	run_argv(r, (char *const *)v);
 }
 

@@ -33,6 +33,8 @@ const char *th_copy_fixture(const char *name, const char *as);
 /* Run argv (NULL-terminated) capturing output. argv[0] "btf2btf" is the CLI under test. */
 void th_run(struct run *r, const char *const *argv);
 void th_run_free(struct run *r);
+/* Path of the CLI under test ($BTF2BTF), for argv built by hand (no wrapper). */
+const char *th_cli(void);
 /* printf-style shell command (sh -c). */
 void th_sh(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Fail loudly unless the tool is on PATH. */
