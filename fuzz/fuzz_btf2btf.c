@@ -108,13 +108,6 @@ static int run(const uint8_t *data, size_t size, unsigned int mode, const char *
 	if (img) {
 		/* what we wrote must read back, transformed already */
 		errors = 0;
-		/*
-		 * Known exception, reported to the library owner: with
-		 * add_kfunc_tags, a set8 that lists <k>_impl while the BTF has no
-		 * such FUNC gets <k>_impl added by the first run and tagged by the
-		 * second. The second pass checks the KF_IMPLICIT_ARGS transform.
-		 */
-		opts.add_kfunc_tags = false;
 		err = btf2btf__open_mem(img, img_size, "fuzz-output", &opts, &b2);
 		if (err)
 			FUZZ_FAIL("our own output does not open again");

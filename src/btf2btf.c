@@ -340,6 +340,67 @@ void btf2btf__close(struct btf2btf *b)
 	free(b);
 }
 
+static int cmp_kfunc_id(const void *key, const void *item)
+{
+	__u32 id = *(const __u32 *)key, other = ((const struct btf2btf_kfunc *)item)->btf_id;
+
+	return id < other ? -1 : id > other;
+}
+
+/*
+ * X and X_impl both flagged KF_IMPLICIT_ARGS: X_impl would get an
+ * X_impl_impl and share X's reduced proto, and the output could not be
+ * read again. The source lists a legacy X_impl without the flag.
+ */
+static int check_impl_flagged(struct btf2btf *b)
+{
+	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX);
+	char name[BTF2BTF_KSYM_NAME_LEN];
+
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i], *x;
+		size_t len = strlen(k->name);
+		__u32 id;
+
+		if (!(k->flags & BTF2BTF_KF_IMPLICIT_ARGS) || len <= sl || len - sl >= sizeof(name) ||
+		    strcmp(k->name + len - sl, BTF2BTF_IMPL_SUFFIX))
+			continue;
+		memcpy(name, k->name, len - sl);
+		name[len - sl] = 0;
+		id = b2b_name_index_find(&b->names, name, BTF_KIND_FUNC);
+		x = id ? bsearch(&id, b->kfuncs.items, b->kfuncs.nr, sizeof(*x), cmp_kfunc_id) : NULL;
+		if (x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS))
+			return b2b_errno(&b->log, -EINVAL,
+					 "kfunc %s and its counterpart %s are both flagged KF_IMPLICIT_ARGS: only %s may be",
+					 name, k->name, name);
+	}
+	/*
+	 * A set8 listing X_impl that the BTF lacks (warned about at open): the
+	 * X_impl we would add becomes that entry's kfunc on the next run, and
+	 * the output would not be a fixed point.
+	 */
+	for (size_t i = 0; i < b->ids.nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const struct btf2btf_kfunc *x;
+		size_t len = ent->name ? strlen(ent->name) : 0;
+		__u32 id;
+
+		if (len <= sl || len - sl >= sizeof(name) ||
+		    strcmp(ent->name + len - sl, BTF2BTF_IMPL_SUFFIX) ||
+		    b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC))
+			continue;
+		memcpy(name, ent->name, len - sl);
+		name[len - sl] = 0;
+		id = b2b_name_index_find(&b->names, name, BTF_KIND_FUNC);
+		x = id ? bsearch(&id, b->kfuncs.items, b->kfuncs.nr, sizeof(*x), cmp_kfunc_id) : NULL;
+		if (x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS))
+			return b2b_errno(&b->log, -EINVAL,
+					 "set8 %s lists %s, which the BTF lacks: cannot add it as the _impl of kfunc %s",
+					 b->ids.sets[ent->set].name, ent->name, name);
+	}
+	return 0;
+}
+
 int btf2btf__transform(struct btf2btf *b)
 {
 	struct b2b_transform tr = {
@@ -355,6 +416,9 @@ int btf2btf__transform(struct btf2btf *b)
 
 	if (b->transformed)
 		return 0;
+	err = check_impl_flagged(b);
+	if (err)
+		return err;
 	if (b2b_transform_init(&tr))
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
