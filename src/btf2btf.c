@@ -218,7 +218,8 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		err = load_btf_file(opts->base_path, NULL, "base BTF", &b->base, &b->log);
 		if (err)
 			return err;
-		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s)",
+		/* only error messages use `what`: with a base, the likely cause is the base */
+		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s; the wrong base?)",
 			 opts->btf_path ? opts->btf_path : ".BTF", opts->base_path);
 		what = what_buf;
 	} else if (opts && opts->btf_path) {

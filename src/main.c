@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,10 @@ int main(int argc, char **argv)
 {
 	struct cli_opts *o = cli_opts();
 	int opt, mode = 0;
+
+	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
+	 * temp file be removed, not the process die silently with SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
 
 	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
