@@ -45,6 +45,12 @@ int b2b_check_btf_header(const void *data, size_t size, const char *what,
 				 what, h.type_off, h.type_len, h.str_off, h.str_len, size - h.hdr_len);
 	if (h.type_off % 4)
 		return b2b_errno(log, -EINVAL, "%s: BTF type section is not 4-byte aligned", what);
+	/* the kernel rejects gaps too; libbpf 1.1.2 would keep a gap's offset
+	 * but not its bytes when it writes the BTF back */
+	if (h.type_off != 0 || h.str_off != h.type_len)
+		return b2b_errno(log, -EINVAL,
+				 "%s: BTF sections are not contiguous (types %u+%u, strings %u+%u)",
+				 what, h.type_off, h.type_len, h.str_off, h.str_len);
 	return 0;
 }
 

@@ -60,21 +60,19 @@ int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id)
 	return -1;
 }
 
-/* proto a == the first n params of proto b (types and names), same return type */
+/*
+ * proto a == the first n params of proto b (types), same return type. Names
+ * are not compared: a legacy <name>_impl may name its parameters otherwise.
+ */
 static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, __u16 n)
 {
 	const struct btf_type *ta = btf__type_by_id(btf, a), *tb = btf__type_by_id(btf, b);
 
-	if (ta->type != tb->type || btf_vlen(ta) != n || btf_vlen(tb) < n)
+	if (ta->type != tb->type || btf_vlen(ta) < n || btf_vlen(tb) < n)
 		return false;
-	for (__u16 i = 0; i < n; i++) {
-		const struct btf_param *pa = btf_params(ta) + i, *pb = btf_params(tb) + i;
-		const char *na = btf__name_by_offset(btf, pa->name_off);
-		const char *nb = btf__name_by_offset(btf, pb->name_off);
-
-		if (pa->type != pb->type || !na || !nb || strcmp(na, nb))
+	for (__u16 i = 0; i < n; i++)
+		if (btf_params(ta)[i].type != btf_params(tb)[i].type)
 			return false;
-	}
 	return true;
 }
 
@@ -185,9 +183,9 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 		int impl_keep = impl_id ? b2b_first_implicit_arg(tr->btf,
 						btf__type_by_id(tr->btf, impl_id)->type) : -1;
 
-		if (impl_keep >= 0 && is_proto_prefix(tr->btf, func->type,
-						      btf__type_by_id(tr->btf, impl_id)->type,
-						      impl_keep)) {
+		if (impl_keep >= 0 && btf_vlen(btf__type_by_id(tr->btf, func->type)) == impl_keep &&
+		    is_proto_prefix(tr->btf, func->type, btf__type_by_id(tr->btf, impl_id)->type,
+				    impl_keep)) {
 			k->state = BTF2BTF_KFUNC_ALREADY;
 			k->impl_id = impl_id;
 			k->orig_proto_id = btf__type_by_id(tr->btf, impl_id)->type;
@@ -200,6 +198,14 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 	}
 
 	if (impl_id) {
+		__u32 impl_proto = btf__type_by_id(tr->btf, impl_id)->type;
+
+		/* else the next run could not recognise the pair as transformed */
+		if (b2b_first_implicit_arg(tr->btf, impl_proto) != keep ||
+		    !is_proto_prefix(tr->btf, func->type, impl_proto, keep))
+			return b2b_errno(tr->log, -EINVAL,
+					 "kfunc %s and its legacy %s differ before the implicit argument (return or parameter types)",
+					 k->name, impl_name);
 		k->state = BTF2BTF_KFUNC_LEGACY;
 		tr->stats->legacy++;
 		if (impl_id >= tr->start) {
