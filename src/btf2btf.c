@@ -539,6 +539,8 @@ int btf2btf__write_elf(struct btf2btf *b)
 	if (flock(b->elf->fd, LOCK_EX))
 		return b2b_errno(&b->log, -errno, "cannot lock: %s", strerror(errno));
 	err = check_same_file(b);
+	if (!err)	/* under the lock, any temp file of ours is a killed run's */
+		b2b_out_clean_stale(b->path, &b->log);
 	if (!err)
 		err = btf2btf__raw_btf(b, &raw, &size);
 	if (!err)

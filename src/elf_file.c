@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "elf_file.h"
+#include "output.h"
 
 static int init_libelf(const struct b2b_log *log)
 {
@@ -265,6 +266,7 @@ static int sink_write(struct sink *s, const void *p, size_t len)
 			}
 			c += n;
 			len -= n;
+			b2b_fault_point("mid-write");
 		}
 		return 0;
 	}

@@ -4,6 +4,7 @@
  * old file or the complete new one. The temp file lives in the target's
  * directory so rename() stays atomic on one file system.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -18,7 +19,7 @@
 
 #ifdef BTF2BTF_FAULT_INJECTION
 /* Test builds: die at a named point to prove the input survives. */
-static void fault_point(const char *name)
+void b2b_fault_point(const char *name)
 {
 	const char *want = getenv("BTF2BTF_FAULT");
 
@@ -26,7 +27,7 @@ static void fault_point(const char *name)
 		raise(SIGKILL);
 }
 #else
-static void fault_point(const char *name)
+void b2b_fault_point(const char *name)
 {
 	(void)name;
 }
@@ -98,7 +99,7 @@ int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct
 
 			return b2b_errno(log, err, "cannot write %s: %s", o->tmp, strerror(-err));
 		}
-		fault_point("mid-write");
+		b2b_fault_point("mid-write");
 		p += n;
 		size -= n;
 	}
@@ -110,7 +111,7 @@ int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log)
 	char *dir;
 	int err = 0, dfd;
 
-	fault_point("before-fsync");
+	b2b_fault_point("before-fsync");
 	if (fsync(o->fd)) {
 		err = b2b_errno(log, -errno, "cannot sync %s: %s", o->tmp, strerror(errno));
 		goto fail;
@@ -121,7 +122,7 @@ int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log)
 		goto fail;
 	}
 	o->fd = -1;
-	fault_point("before-rename");
+	b2b_fault_point("before-rename");
 	if (rename(o->tmp, o->path)) {
 		err = b2b_errno(log, -errno, "cannot rename %s to %s: %s", o->tmp, o->path,
 				strerror(errno));
@@ -142,6 +143,41 @@ int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log)
 fail:
 	b2b_out_abort(o);
 	return err;
+}
+
+void b2b_out_clean_stale(const char *path, const struct b2b_log *log)
+{
+	char *copy = strdup(path), *dir = dir_of(path), *prefix = NULL;
+	struct dirent *de;
+	DIR *d = NULL;
+	int dfd;
+
+	if (!copy || !dir || asprintf(&prefix, ".%s.btf2btf.", basename(copy)) < 0) {
+		prefix = NULL;
+		goto out;
+	}
+	d = opendir(dir);
+	if (!d)
+		goto out;
+	dfd = dirfd(d);
+	while ((de = readdir(d))) {
+		size_t len = strlen(prefix);
+		struct stat st;
+
+		/* mkostemp's six characters, a regular file */
+		if (strncmp(de->d_name, prefix, len) || strlen(de->d_name) != len + 6 ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+			continue;
+		if (!unlinkat(dfd, de->d_name, 0))
+			b2b_info(log, "removed %s/%s, left behind by an interrupted run", dir,
+				 de->d_name);
+	}
+out:
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(copy);
+	free(dir);
 }
 
 void b2b_out_abort(struct b2b_out *o)

@@ -17,6 +17,14 @@ int b2b_out_begin(struct b2b_out *o, const char *path, mode_t mode, const struct
 int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct b2b_log *log);
 /* fsync, rename over path, fsync the directory; aborts on failure. */
 int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log);
+/*
+ * Remove ".<name>.btf2btf.XXXXXX" temp files of path that a killed run left
+ * behind. Only call it holding the writers' lock on path (btf2btf__write_elf):
+ * then no live writer of path has a temp file.
+ */
+void b2b_out_clean_stale(const char *path, const struct b2b_log *log);
+/* Test builds (-DBTF2BTF_FAULT_INJECTION): SIGKILL when $BTF2BTF_FAULT == name. */
+void b2b_fault_point(const char *name);
 /* Close and remove the temp file. Safe to call twice. */
 void b2b_out_abort(struct b2b_out *o);
 
