@@ -255,6 +255,12 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 			err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
 			if (err == -ENOENT)
 				return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
+			/* a typed section (e.g. SHT_DYNSYM) must stay a multiple of
+			 * its entry size, which new BTF would not be */
+			if (!err && sec.shdr.sh_type != SHT_PROGBITS)
+				return b2b_errno(&b->log, -EINVAL,
+						 "the .BTF section has type %u, not SHT_PROGBITS",
+						 sec.shdr.sh_type);
 			if (!err) {
 				b->btf_index = sec.index;
 				err = parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->log);

@@ -133,7 +133,7 @@ static int check_type(const struct btf *btf, __u32 id, const char *what, const s
 		if (!p || !btf_is_func_proto(p))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
 					 what, id, btf__name_by_offset(btf, t->name_off), t->type);
-		if (!t->name_off)
+		if (!t->name_off || !*btf__name_by_offset(btf, t->name_off))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] has no name", what, id);
 		break;
 	}
