@@ -172,7 +172,9 @@ static int section_bytes(struct b2b_elf *e, Elf_Scn *scn, const char *name,
 		return 0;
 	data = elf_rawdata(scn, NULL);
 	if (!data || data->d_size != sec->shdr.sh_size)
-		return b2b_errno(log, -EINVAL, "cannot read section %s: %s", name, elf_errmsg(-1));
+		return b2b_errno(log, -EINVAL, "cannot read section %s (type %u, entry size %llu): %s",
+				 name, sec->shdr.sh_type, (unsigned long long)sec->shdr.sh_entsize,
+				 elf_errmsg(-1));
 	sec->data = data->d_buf;
 	sec->size = data->d_size;
 	return 0;

@@ -129,6 +129,12 @@ static const struct mcase cases[] = {
 	{ "bad-two-sets-flags", "kfunc bpf_foo is KF_IMPLICIT_ARGS in set8 bad_ids but not in set8 other_ids", true },
 	{ "bad-impl-both-flagged", "kfunc bpf_foo and its counterpart bpf_foo_impl are both flagged KF_IMPLICIT_ARGS" },
 	{ "bad-btf-alloc", "the BTF section is allocated (SHF_ALLOC" },
+	{ "bad-btf-offset", "truncated ELF: section [5] (offset 1099511627776, size 287) ends past the file end" },
+	{ "bad-btf-align", "the BTF section's alignment 2147483648 is implausible" },
+	{ "bad-btf-type", "cannot read section .BTF (type 11, entry size 0)" },
+	{ "bad-btf-gap", ".BTF: BTF sections are not contiguous (types 0+200, strings 204+59)", true },
+	{ "bad-func-empty-name", ".BTF: FUNC [13] has no name", true },
+	{ "bad-legacy-mismatch", "kfunc bpf_foo and its legacy bpf_foo_impl differ before the implicit argument", true },
 };
 
 static void test_recipe(void **state)
