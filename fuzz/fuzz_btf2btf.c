@@ -5,6 +5,9 @@
  *   input = 1 mode byte + an ELF image (or raw BTF)
  *   mode bit 0: open as split BTF on the base written at start-up
  *   mode bit 1: add_kfunc_tags
+ *   mode bit 2: also write the image through a real file (btf2btf__open +
+ *               write_elf: temp file, copy_file_range, rename), which
+ *               must give the bytes elf_image gave
  *
  * open_mem (ELF, .BTF, .BTF_ids, symtab) -> transform -> elf_image +
  * raw_btf. Properties checked beyond "no crash, no leak, no UB":
@@ -25,7 +28,7 @@
 #define FUZZ_FAIL(why) (fprintf(stderr, "fuzz_btf2btf: %s\n", why), abort())
 #endif
 
-static char base_path[256];
+static char base_path[256], fuzz_dir[256], file_path[300];
 static unsigned int errors;
 
 static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
@@ -34,7 +37,7 @@ static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 	if (level == BTF2BTF_LOG_ERROR) {
 		errors++;
 		/* messages are bounded and name the "file" */
-		if (strncmp(msg, "fuzz-", 5) && strncmp(msg, base_path, strlen(base_path)))
+		if (strncmp(msg, "fuzz-", 5) && strncmp(msg, fuzz_dir, strlen(fuzz_dir)))
 			FUZZ_FAIL("error message does not name the file");
 	}
 	if (getenv("FUZZ_VERBOSE"))
@@ -53,6 +56,7 @@ static void cleanup(void)
 	if (!slash)
 		return;
 	unlink(base_path);
+	unlink(file_path);
 	*slash = 0;
 	rmdir(dir);
 }
@@ -65,13 +69,43 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (!mkdtemp(dir))
 		abort();
+	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/", dir);
 	snprintf(base_path, sizeof(base_path), "%s/base.o", dir);
+	snprintf(file_path, sizeof(file_path), "%s/fuzz-file.o", dir);
 	snprintf(mod, sizeof(mod), "%s/base.o.ko", dir);
 	if (fx_make_split(base_path, mod))
 		abort();
 	unlink(mod);
 	atexit(cleanup);
 	return 0;
+}
+
+/* The file writer must produce what the memory writer did. */
+static void through_file(const uint8_t *data, size_t size, const struct btf2btf_opts *opts,
+			 const void *img, size_t img_size)
+{
+	struct btf2btf *b = NULL;
+	size_t got = 0;
+	char *buf;
+	FILE *f = fopen(file_path, "wb");
+
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+		abort();
+	errors = 0;
+	if (btf2btf__open(file_path, opts, &b) || btf2btf__transform(b) ||
+	    !btf2btf__changed(b) || btf2btf__write_elf(b))
+		FUZZ_FAIL("the file path fails where the memory path succeeded");
+	btf2btf__close(b);
+	buf = malloc(img_size + 1);
+	f = fopen(file_path, "rb");
+	if (!buf || !f)
+		abort();
+	got = fread(buf, 1, img_size + 1, f);
+	fclose(f);
+	if (got != img_size || memcmp(buf, img, img_size))
+		FUZZ_FAIL("write_elf wrote other bytes than elf_image");
+	free(buf);
+	unlink(file_path);
 }
 
 static int run(const uint8_t *data, size_t size, unsigned int mode, const char *name)
@@ -118,6 +152,8 @@ static int run(const uint8_t *data, size_t size, unsigned int mode, const char *
 		    memcmp(raw, raw2, raw_size))
 			FUZZ_FAIL("our output's BTF does not read back identical");
 	}
+	if (img && (mode & 4) && btf2btf__changed(b))
+		through_file(data, size, &opts, img, img_size);
 out:
 	free(img);
 	btf2btf__close(b2);

@@ -50,7 +50,7 @@ static int replay_dir(const char *dir, bool with_modes)
 
 			assert_non_null(in);
 			memcpy(in + 1, data, size);
-			for (int mode = 0; mode < 4; mode++) {
+			for (int mode = 0; mode < 8; mode++) {
 				in[0] = mode;
 				LLVMFuzzerTestOneInput(in, size + 1);
 			}
