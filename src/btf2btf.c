@@ -528,7 +528,10 @@ int btf2btf__write_elf(struct btf2btf *b)
 	if (!b->changed)
 		return 0;	/* byte-identical by construction */
 	if (b->btf_path) {
-		err = check_writable(b->btf_path, &b->log);
+		struct b2b_log log = b->log;
+
+		log.path = b->btf_path;	/* the file being rewritten, not the object */
+		err = check_writable(b->btf_path, &log);
 		if (!err && stat(b->btf_path, &st))
 			err = -errno;
 		return err ? err : write_raw_to(b, b->btf_path, st.st_mode);

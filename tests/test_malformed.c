@@ -417,6 +417,61 @@ static void test_missing_base(void **state)
 	th_run_free(&r);
 }
 
+/* -o into a directory that does not exist: nothing is created anywhere */
+static void test_output_dir_missing(void **state)
+{
+	const char *path = th_copy_fixture("basic.o", NULL);
+	const char *out = th_path("no-such-dir/out.btf");
+	const char *argv[] = { "btf2btf", "-o", out, path, NULL };
+
+	(void)state;
+	also_allowed = "basic.o";
+	expect_refused_argv(argv, out, "cannot create a temporary file in");
+}
+
+/* --btf FILE that is not BTF: the message names FILE, the object is untouched */
+static void test_btf_option_not_btf(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", NULL);
+	const char *raw = th_path("bad-not-elf");
+	const char *argv[] = { "btf2btf", "--btf", raw, obj, NULL };
+
+	(void)state;
+	assert_int_equal(fx_make_malformed("bad-not-elf", raw), 0);
+	also_allowed = "basic.o";
+	expect_refused_argv(argv, raw, "neither an ELF object nor raw BTF");
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+}
+
+/* --btf FILE rewrites FILE: a read-only FILE is refused like a read-only object */
+static void test_btf_option_read_only(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", NULL);
+	const char *raw = th_path("vmlinux.btf");
+	const char *argv_o[] = { "btf2btf", "-q", "-o", raw, obj, NULL };
+	const char *argv[] = { "btf2btf", "--btf", raw, obj, NULL };
+	struct run r;
+
+	(void)state;
+	th_run(&r, argv_o);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	/* the raw BTF as it was before the transform: from a fresh object */
+	th_copy(th_fixture("basic.o"), obj);
+	{
+		struct btf *btf = th_parse(obj, NULL);
+		size_t size;
+		void *data = fx_btf_raw(btf, &size);
+
+		assert_int_equal(fx_write_file(raw, data, size), 0);
+		free(data);
+		btf__free(btf);
+	}
+	assert_int_equal(chmod(raw, 0444), 0);
+	also_allowed = "basic.o";
+	expect_refused_argv(argv, raw, "is read-only: refusing to rewrite it");
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -436,7 +491,8 @@ int main(void)
 		T(test_big_endian_handled), T(test_elf32_handled), T(test_missing_file),
 		T(test_directory), T(test_read_only_input), T(test_unwritable_directory),
 		T(test_out_of_space), T(test_out_of_space_raw_output), T(test_split_wrong_base),
-		T(test_missing_base),
+		T(test_missing_base), T(test_output_dir_missing), T(test_btf_option_not_btf),
+		T(test_btf_option_read_only),
 #undef T
 	};
 	enum { NC = sizeof(cases) / sizeof(cases[0]), NO = sizeof(others) / sizeof(others[0]) };
