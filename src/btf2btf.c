@@ -392,6 +392,12 @@ static int check_impl_flagged(struct btf2btf *b)
 		size_t len = ent->name ? strlen(ent->name) : 0;
 		__u32 id;
 
+		/* a resolved pair past the last type: a type we add would take that id */
+		if (!ent->name && ent->id >= btf__type_cnt(b->btf))
+			return b2b_errno(&b->log, -EINVAL,
+					 "set8 %s holds id %u, past the last type (%u): .BTF_ids was resolved against another BTF",
+					 b->ids.sets[ent->set].name, ent->id, btf__type_cnt(b->btf) - 1);
+
 		if (len <= sl || len - sl >= sizeof(name) ||
 		    strcmp(ent->name + len - sl, BTF2BTF_IMPL_SUFFIX) ||
 		    b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC))
