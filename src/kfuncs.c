@@ -52,9 +52,21 @@ int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf)
 		name = btf__name_by_offset(btf, t->name_off);
 		if (!name || !*name)
 			continue;
-		for (h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask)
-			;
-		idx->slots[h] = id;
+		/*
+		 * One slot per (name, kind): find() returns the lowest id, which
+		 * is the first inserted. Without this, thousands of same-named
+		 * types (DECL_TAG "bpf_kfunc", one per kfunc) share one probe
+		 * chain and building and probing the index turn quadratic.
+		 */
+		for (h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask) {
+			const struct btf_type *o = btf__type_by_id(btf, idx->slots[h]);
+
+			if (btf_kind(o) == btf_kind(t) &&
+			    !strcmp(btf__name_by_offset(btf, o->name_off), name))
+				break;
+		}
+		if (!idx->slots[h])
+			idx->slots[h] = id;
 	}
 	return 0;
 }
