@@ -6,7 +6,8 @@
 #                                 tests/corpus/ (replayed by `make check`)
 #   make fuzz-build               just the binary
 #   make check-valgrind           the cmocka suite with every CLI run under
-#                                 valgrind --error-exitcode=1 --leak-check=full
+#                                 valgrind --leak-check=full (error exit 99), then
+#                                 test_corpus itself (the library) under memcheck
 FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
 FUZZ_JOBS	?= 1
@@ -57,3 +58,9 @@ check-valgrind: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) \
 		BTF2BTF_WRAPPER="$(VALGRIND) $(VALGRIND_FLAGS)" ./tests/run-tests.sh $(TEST_BINS)
+	@# and the library itself under memcheck (uninitialised reads, which ASan
+	@# does not see) on the regression corpus and the sweeps
+	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) $(VALGRIND) $(VALGRIND_FLAGS) $(BUILD)/tests/test_corpus \
+		> $(BUILD)/tests/test_corpus.valgrind.log 2>&1 || \
+		{ cat $(BUILD)/tests/test_corpus.valgrind.log; echo "check-valgrind: test_corpus failed under valgrind"; exit 1; }
+	@echo "check-valgrind: test_corpus (library, corpus + sweeps) clean under memcheck"
