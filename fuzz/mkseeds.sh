@@ -24,4 +24,9 @@ for n in $("$mk" --list-malformed 2>/dev/null || true); do
 done
 "$mk" split "$tmp/split.o" && seed 1 "$tmp/split.o.ko" split-module && seed 3 "$tmp/split.o.ko" split-module-tags && seed 5 "$tmp/split.o.ko" split-module-file
 "$mk" synthetic 40 "$tmp/syn.o" 2 3 && seed 0 "$tmp/syn.o" synthetic
+# raw BTF inputs (the other branch of open): each fixture's .BTF, via objcopy
+for n in basic kfuncs.gcc kfuncs.clang; do
+	objcopy --dump-section .BTF="$tmp/$n.btf" "$fx/$n.o" "$tmp/$n.o.junk" 2>/dev/null &&
+		[ -s "$tmp/$n.btf" ] && seed 0 "$tmp/$n.btf" "$n-raw"
+done
 echo "seeds: $(ls "$out" | wc -l) files in $out"

@@ -125,6 +125,32 @@ static void test_killed_mid_write_raw(void **state)
 	killed_at("mid-write", extra, out, "out.btf", true);
 }
 
+/* The stale-temp cleanup removes exactly mkostemp names of this file, nothing else. */
+static void test_stale_cleanup_is_exact(void **state)
+{
+	char path[4096];	/* th_path()'s buffers rotate */
+	const char *keep[] = { ".basic.o.btf2btf.1234567", ".basic.o.btf2btf.12345",
+			       ".other.o.btf2btf.ABCDEF", "basic.o.btf2btf.ABCDEF", NULL };
+	const char *argv[] = { "btf2btf", "-q", path, NULL };
+	struct run r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s", th_copy_fixture("basic.o", NULL));
+	for (int i = 0; keep[i]; i++)
+		th_copy(path, th_path(keep[i]));
+	assert_int_equal(mkdir(th_path(".basic.o.btf2btf.DIRDIR"), 0755), 0);
+	th_copy(path, th_path(".basic.o.btf2btf.XyZ123"));	/* a killed run's */
+	th_run(&r, argv);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_int_equal(access(th_path(".basic.o.btf2btf.XyZ123"), F_OK), -1);
+	for (int i = 0; keep[i]; i++)
+		assert_int_equal(access(th_path(keep[i]), F_OK), 0);
+	assert_int_equal(access(th_path(".basic.o.btf2btf.DIRDIR"), F_OK), 0);
+	rmdir(th_path(".basic.o.btf2btf.DIRDIR"));
+	check_transformed(path);
+}
+
 /*
  * Concurrent runs on one file: every run either succeeds or fails with the
  * "changed by another process" message; the file ends up exactly the
@@ -312,6 +338,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_killed_before_fsync, teardown),
 		cmocka_unit_test_teardown(test_killed_before_rename, teardown),
 		cmocka_unit_test_teardown(test_killed_mid_write_raw, teardown),
+		cmocka_unit_test_teardown(test_stale_cleanup_is_exact, teardown),
 		cmocka_unit_test_teardown(test_concurrent_runs, teardown),
 		cmocka_unit_test_teardown(test_deterministic_basic, teardown),
 		cmocka_unit_test_teardown(test_deterministic_gcc, teardown),
