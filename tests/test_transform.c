@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The KF_IMPLICIT_ARGS transform, checked on the written file re-parsed
+ * with libbpf: _impl FUNCs, reduced protos, tags, legacy, shared protos,
+ * untouched functions, split BTF, idempotency.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "helpers.h"
+#include "recipes.h"
+
+/* Transform a copy of fixture in place; return a libbpf parse of the result. */
+static struct btf *transformed(const char *fixture, const char **path_out,
+			       const struct btf2btf_opts *opts)
+{
+	const char *path = th_copy_fixture(fixture, "obj.o");
+	struct btf2btf *b = th_open(path, opts);
+
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	if (path_out)
+		*path_out = path;
+	return th_parse(path, NULL);
+}
+
+static const struct btf_type *func_proto(const struct btf *btf, const char *func)
+{
+	const struct btf_type *f = btf__type_by_id(btf, th_find(btf, func, BTF_KIND_FUNC));
+	const struct btf_type *p = btf__type_by_id(btf, f->type);
+
+	assert_true(btf_is_func_proto(p));
+	return p;
+}
+
+static const char *param_name(const struct btf *btf, const struct btf_type *p, int i)
+{
+	return btf__name_by_offset(btf, btf_params(p)[i].name_off);
+}
+
+static int count_named(const struct btf *btf, const char *name, int kind)
+{
+	int n = 0;
+
+	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_kind(t) == kind && !strcmp(btf__name_by_offset(btf, t->name_off), name))
+			n++;
+	}
+	return n;
+}
+
+/* decl tags on type id: count, and the one named name (NULL if absent) */
+static const struct btf_type *tag_on(const struct btf *btf, int id, const char *name, int *count)
+{
+	const struct btf_type *found = NULL;
+
+	*count = 0;
+	for (__u32 i = 1; i < btf__type_cnt(btf); i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (!btf_is_decl_tag(t) || (int)t->type != id)
+			continue;
+		(*count)++;
+		if (!strcmp(btf__name_by_offset(btf, t->name_off), name))
+			found = t;
+	}
+	return found;
+}
+
+static void test_impl_added_with_original_proto(void **state)
+{
+	struct btf *orig = th_parse(th_fixture("basic.o"), NULL);
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	const struct btf_type *of = btf__type_by_id(orig, th_find(orig, "bpf_kfunc_implicit_arg", BTF_KIND_FUNC));
+	const struct btf_type *impl = btf__type_by_id(btf, th_find(btf, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC));
+
+	(void)state;
+	assert_int_equal(impl->type, of->type);		/* the very proto the kernel implements */
+	assert_int_equal(btf_vlen(impl), btf_vlen(of));	/* same linkage */
+	assert_int_equal(btf_vlen(btf__type_by_id(btf, impl->type)), 2);
+	assert_true(btf__type_cnt(btf) > btf__type_cnt(orig));
+	btf__free(orig);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_reduced_proto_implicit_last(void **state)
+{
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	const struct btf_type *p = func_proto(btf, "bpf_kfunc_implicit_arg");
+
+	(void)state;
+	assert_int_equal(btf_vlen(p), 1);
+	assert_string_equal(param_name(btf, p, 0), "a0");
+	assert_int_equal(btf_params(p)[0].type, th_find(btf, "int", BTF_KIND_INT));
+	assert_int_equal(p->type, th_find(btf, "int", BTF_KIND_INT));
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_reduced_proto_implicit_middle(void **state)
+{
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	const struct btf_type *p = func_proto(btf, "bpf_kfunc_implicit_mid");
+	const struct btf_type *full = func_proto(btf, "bpf_kfunc_implicit_mid_impl");
+
+	(void)state;
+	/* everything from the first implicit argument on is dropped */
+	assert_int_equal(btf_vlen(p), 1);
+	assert_int_equal(btf_vlen(full), 3);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_implicit_through_typedef_and_const(void **state)
+{
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+
+	(void)state;
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_implicit_typedef")), 1);
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_implicit_typedef_impl")), 2);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_impl_tags_copied_but_bpf_kfunc(void **state)
+{
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	int impl = th_find(btf, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC);
+	int kf = th_find(btf, "bpf_kfunc_implicit_arg", BTF_KIND_FUNC);
+	const struct btf_type *t;
+	int n;
+
+	(void)state;
+	assert_null(tag_on(btf, impl, "bpf_kfunc", &n));
+	/* test_tag, attr_tag and aux_tag (moved: its parameter left the kfunc) */
+	assert_int_equal(n, 3);
+	t = tag_on(btf, impl, "test_tag", &n);
+	assert_non_null(t);
+	assert_false(btf_kflag(t));
+	assert_int_equal(btf_decl_tag(t)->component_idx, -1);
+	t = tag_on(btf, impl, "attr_tag", &n);
+	assert_non_null(t);
+	assert_true(btf_kflag(t));	/* kind_flag kept */
+	t = tag_on(btf, impl, "aux_tag", &n);
+	assert_non_null(t);
+	assert_int_equal(btf_decl_tag(t)->component_idx, 1);
+	/* the kfunc keeps bpf_kfunc, test_tag, attr_tag; no tag past its params */
+	assert_non_null(tag_on(btf, kf, "bpf_kfunc", &n));
+	assert_int_equal(n, 3);
+	assert_null(tag_on(btf, kf, "aux_tag", &n));
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_legacy_case(void **state)
+{
+	struct btf *orig = th_parse(th_fixture("basic.o"), NULL);
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	const struct btf_type *oimpl = btf__type_by_id(orig, th_find(orig, "bpf_kfunc_legacy_impl", BTF_KIND_FUNC));
+	const struct btf_type *impl = btf__type_by_id(btf, th_find(btf, "bpf_kfunc_legacy_impl", BTF_KIND_FUNC));
+
+	(void)state;
+	/* no new FUNC: the source's _impl stays, with its proto */
+	assert_int_equal(count_named(btf, "bpf_kfunc_legacy_impl", BTF_KIND_FUNC), 1);
+	assert_int_equal(impl->type, oimpl->type);
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_legacy_impl")), 3);
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_legacy")), 2);
+	btf__free(orig);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_shared_proto_not_mutated(void **state)
+{
+	struct btf *orig = th_parse(th_fixture("kfuncs.gcc.o"), NULL);
+	struct btf *btf = transformed("kfuncs.gcc.o", NULL, NULL);
+	int oa = th_find(orig, "bpf_kfunc_implicit_arg", BTF_KIND_FUNC);
+	int op = th_find(orig, "bpf_kfunc_plain_aux", BTF_KIND_FUNC);
+	__u32 shared = btf__type_by_id(orig, oa)->type;
+
+	(void)state;
+	/* gcc + pahole dedup: implicit_arg and plain_aux have one FUNC_PROTO */
+	assert_int_equal(shared, btf__type_by_id(orig, op)->type);
+	assert_int_equal(btf__type_by_id(btf, op)->type, shared);
+	assert_int_equal(btf_vlen(btf__type_by_id(btf, shared)), 2);
+	assert_int_not_equal(btf__type_by_id(btf, oa)->type, shared);
+	/* every original type is byte-for-byte what it was, but the kfunc FUNCs */
+	for (__u32 id = 1; id < btf__type_cnt(orig); id++) {
+		const struct btf_type *a = btf__type_by_id(orig, id), *b = btf__type_by_id(btf, id);
+
+		assert_int_equal(a->info, b->info);
+		assert_int_equal(a->name_off, b->name_off);
+		if (!btf_is_func(a))
+			assert_int_equal(a->size, b->size);
+	}
+	btf__free(orig);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_untouched_functions(void **state)
+{
+	struct btf *orig = th_parse(th_fixture("basic.o"), NULL);
+	struct btf *btf = transformed("basic.o", NULL, NULL);
+	static const char *const names[] = {
+		"bpf_kfunc_plain_aux",		/* has aux, no KF_IMPLICIT_ARGS */
+		"bpf_kfunc_noflags",
+		"helper_with_aux",		/* has aux, in no set8 */
+		"helper_in_plain_set8",		/* has aux, set8 without BTF_SET8_KFUNCS */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char impl[128];
+
+		assert_int_equal(btf__type_by_id(btf, th_find(btf, names[i], BTF_KIND_FUNC))->type,
+				 btf__type_by_id(orig, th_find(orig, names[i], BTF_KIND_FUNC))->type);
+		snprintf(impl, sizeof(impl), "%s_impl", names[i]);
+		assert_true(btf__find_by_name_kind(btf, impl, BTF_KIND_FUNC) < 0);
+	}
+	btf__free(orig);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_stats(void **state)
+{
+	const char *path = th_copy_fixture("basic.o", "s.o");
+	struct btf2btf *b = th_open(path, NULL);
+	const struct btf2btf_stats *s = btf2btf__stats(b);
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(s->kfuncs, 7);
+	assert_int_equal(s->by_both, 2);	/* tagged and in the set8 */
+	assert_int_equal(s->by_set8, 5);
+	assert_int_equal(s->implicit, 4);
+	assert_int_equal(s->transformed, 4);
+	assert_int_equal(s->legacy, 1);
+	assert_int_equal(s->impl_added, 3);
+	assert_int_equal(s->already, 0);
+	assert_true(btf2btf__changed(b));
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+static void test_kfunc_found_by_tag_only(void **state)
+{
+	struct fx_obj o = { 0 };
+	const char *path = th_path("tag.o");
+	struct btf2btf *b;
+	struct fx_btf fb;
+	size_t size;
+	void *raw;
+	int f;
+
+	(void)state;
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	f = fx_add_func(&fb, "tagged_only", fb.t_int, (int[]){ fb.t_int }, 1);
+	btf__add_decl_tag(fb.btf, "bpf_kfunc", f, -1);
+	fx_add_func(&fb, "untagged", fb.t_int, (int[]){ fb.t_int }, 1);
+	raw = fx_btf_raw(fb.btf, &size);
+	btf__free(fb.btf);
+	o.btf = raw;
+	o.btf_size = size;
+	o.no_btf_ids = true;
+	assert_int_equal(fx_write_elf(path, &o), 0);
+	free(raw);
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__kfunc_cnt(b), 1);
+	assert_string_equal(btf2btf__kfunc(b, 0)->name, "tagged_only");
+	assert_int_equal(btf2btf__kfunc(b, 0)->found_by, BTF2BTF_FOUND_TAG);
+	assert_int_equal(btf2btf__kfunc(b, 0)->flags, 0);
+	assert_string_equal(btf2btf__kfunc(b, 0)->sets, "");
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+static void test_idempotent(void **state)
+{
+	const char *path;
+	struct btf *btf = transformed("basic.o", &path, NULL);
+	const char *copy = th_path("first.o");
+	struct btf2btf *b;
+
+	(void)state;
+	btf__free(btf);
+	th_copy(path, copy);
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__stats(b)->already, 4);
+	assert_int_equal(btf2btf__stats(b)->transformed, 0);
+	assert_int_equal(btf2btf__stats(b)->impl_added, 0);
+	assert_false(btf2btf__changed(b));
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	assert_true(th_same_file(path, copy));
+	th_cleanup();
+}
+
+static void test_deterministic_output(void **state)
+{
+	const char *a = th_copy_fixture("kfuncs.clang.o", "a.o");
+	const char *b = th_copy_fixture("kfuncs.clang.o", "b.o");
+	struct btf2btf *x = th_open(a, NULL), *y = th_open(b, NULL);
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(x), 0);
+	assert_int_equal(btf2btf__write_elf(x), 0);
+	assert_int_equal(btf2btf__transform(y), 0);
+	assert_int_equal(btf2btf__write_elf(y), 0);
+	btf2btf__close(x);
+	btf2btf__close(y);
+	assert_true(th_same_file(a, b));
+	assert_false(th_same_file(a, th_fixture("kfuncs.clang.o")));
+	th_cleanup();
+}
+
+static void test_add_kfunc_tags(void **state)
+{
+	struct btf2btf_opts o = { .sz = sizeof(o), .add_kfunc_tags = true };
+	const char *path = th_copy_fixture("kfuncs.gcc.o", "t.o");
+	struct btf2btf *b = th_open(path, &o);
+	struct btf *btf;
+	int n;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__stats(b)->tags_added, 8);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	btf = th_parse(path, NULL);
+	assert_non_null(tag_on(btf, th_find(btf, "bpf_kfunc_noflags", BTF_KIND_FUNC), "bpf_kfunc", &n));
+	assert_int_equal(n, 1);
+	/* _impl FUNCs are not kfuncs */
+	assert_null(tag_on(btf, th_find(btf, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC), "bpf_kfunc", &n));
+	btf__free(btf);
+	/* a second run finds the tags and adds nothing */
+	b = th_open(path, &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__stats(b)->by_both, 8);
+	assert_int_equal(btf2btf__stats(b)->tags_added, 0);
+	assert_false(btf2btf__changed(b));
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+static void test_split_module_with_base(void **state)
+{
+	const char *base = th_fixture("split.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base };
+	struct btf *bbtf = th_parse(base, NULL), *mbtf;
+	__u32 base_cnt = btf__type_cnt(bbtf);
+	struct btf2btf *b = th_open(mod, &o);
+	int impl;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__stats(b)->transformed, 2);
+	assert_int_equal(btf2btf__stats(b)->legacy, 1);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	mbtf = th_parse(mod, bbtf);
+	impl = th_find(mbtf, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC);
+	assert_true((__u32)impl >= base_cnt);	/* added to the module, not the base */
+	assert_int_equal(btf_vlen(func_proto(mbtf, "bpf_kfunc_implicit_arg")), 1);
+	assert_int_equal(btf_vlen(func_proto(mbtf, "bpf_kfunc_implicit_arg_legacy")), 2);
+	/* the base's own kfunc is the base's business */
+	assert_int_equal(btf_vlen(func_proto(mbtf, "bpf_wq_set_callback")), 4);
+	btf__free(mbtf);
+	btf__free(bbtf);
+	th_cleanup();
+}
+
+static void test_raw_output_matches_memory(void **state)
+{
+	const char *path = th_copy_fixture("basic.o", "r.o");
+	const char *out = th_path("r.btf");
+	struct btf2btf *b = th_open(path, NULL);
+	const void *raw;
+	size_t size, fsize;
+	void *file;
+	struct btf *btf;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, out), 0);
+	assert_int_equal(btf2btf__raw_btf(b, &raw, &size), 0);
+	file = th_read(out, &fsize);
+	assert_int_equal(fsize, size);
+	assert_memory_equal(file, raw, size);
+	free(file);
+	btf2btf__close(b);
+	assert_true(th_same_file(path, th_fixture("basic.o")));	/* -o leaves the input */
+	btf = th_parse(out, NULL);
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_implicit_arg")), 1);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_elf_image_matches_file(void **state)
+{
+	const char *path = th_copy_fixture("basic-exec.o", "e.o");
+	struct btf2btf *b = th_open(path, NULL);
+	void *img = NULL, *file;
+	size_t isize = 0, fsize;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__elf_image(b, &img, &isize), 0);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	file = th_read(path, &fsize);
+	assert_int_equal(isize, fsize);
+	assert_memory_equal(img, file, fsize);
+	free(img);
+	free(file);
+	th_cleanup();
+}
+
+/* An executable keeps its program headers and allocated sections in place. */
+static void test_executable_layout_kept(void **state)
+{
+	const char *orig = th_fixture("basic-exec.o");
+	const char *path;
+	struct btf *btf = transformed("basic-exec.o", &path, NULL);
+	size_t osz, nsz;
+	unsigned char *o = th_read(orig, &osz), *n = th_read(path, &nsz);
+	Elf64_Ehdr *oe = (Elf64_Ehdr *)o, *ne = (Elf64_Ehdr *)n;
+
+	(void)state;
+	assert_int_equal(oe->e_phoff, ne->e_phoff);
+	assert_memory_equal(o + oe->e_phoff, n + ne->e_phoff, oe->e_phnum * sizeof(Elf64_Phdr));
+	for (int i = 1; i < oe->e_shnum; i++) {
+		Elf64_Shdr *os = (Elf64_Shdr *)(o + oe->e_shoff) + i;
+		Elf64_Shdr *ns = (Elf64_Shdr *)(n + ne->e_shoff) + i;
+
+		if (!(os->sh_flags & SHF_ALLOC))
+			continue;
+		assert_int_equal(os->sh_offset, ns->sh_offset);
+		assert_int_equal(os->sh_addr, ns->sh_addr);
+		assert_memory_equal(o + os->sh_offset, n + ns->sh_offset, os->sh_size);
+	}
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_implicit_arg")), 1);
+	free(o);
+	free(n);
+	btf__free(btf);
+	th_cleanup();
+}
+
+static void test_btf_not_last_section_relocated(void **state)
+{
+	struct fx_obj shape = { .btf_not_last = true };
+	const char *path = th_path("nl.o");
+	struct btf2btf *b;
+	struct btf *btf;
+
+	(void)state;
+	assert_int_equal(fx_make_basic(path, &shape), 0);
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	btf = th_parse(path, NULL);
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_kfunc_implicit_arg")), 1);
+	btf__free(btf);
+	/* and the rest of the object still reads: the kfunc table is intact */
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__kfunc_cnt(b), 7);
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+static void test_allocated_btf_refused_in_place(void **state)
+{
+	struct fx_obj shape = { .btf_alloc = true, .e_type = ET_EXEC };
+	const char *path = th_path("alloc.o"), *copy = th_path("alloc.copy");
+	struct btf2btf *b;
+
+	(void)state;
+	assert_int_equal(fx_make_basic(path, &shape), 0);
+	th_copy(path, copy);
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__transform(b), 0);
+	th_log_reset();
+	assert_int_equal(btf2btf__write_elf(b), -ENOTSUP);
+	assert_non_null(strstr(th_log_errors, "write raw BTF with -o"));
+	/* raw output still works */
+	assert_int_equal(btf2btf__write_raw(b, th_path("alloc.btf")), 0);
+	btf2btf__close(b);
+	assert_true(th_same_file(path, copy));
+	th_cleanup();
+}
+
+static void test_wq_set_callback_like_seed(void **state)
+{
+	struct btf *btf = transformed("kfuncs.gcc.o", NULL, NULL);
+	const struct btf_type *p = func_proto(btf, "bpf_wq_set_callback");
+
+	(void)state;
+	assert_int_equal(btf_vlen(p), 3);
+	assert_string_equal(param_name(btf, p, 2), "flags");
+	assert_int_equal(btf_vlen(func_proto(btf, "bpf_wq_set_callback_impl")), 4);
+	btf__free(btf);
+	th_cleanup();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_impl_added_with_original_proto),
+		cmocka_unit_test(test_reduced_proto_implicit_last),
+		cmocka_unit_test(test_reduced_proto_implicit_middle),
+		cmocka_unit_test(test_implicit_through_typedef_and_const),
+		cmocka_unit_test(test_impl_tags_copied_but_bpf_kfunc),
+		cmocka_unit_test(test_legacy_case),
+		cmocka_unit_test(test_shared_proto_not_mutated),
+		cmocka_unit_test(test_untouched_functions),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_kfunc_found_by_tag_only),
+		cmocka_unit_test(test_idempotent),
+		cmocka_unit_test(test_deterministic_output),
+		cmocka_unit_test(test_add_kfunc_tags),
+		cmocka_unit_test(test_split_module_with_base),
+		cmocka_unit_test(test_raw_output_matches_memory),
+		cmocka_unit_test(test_elf_image_matches_file),
+		cmocka_unit_test(test_executable_layout_kept),
+		cmocka_unit_test(test_btf_not_last_section_relocated),
+		cmocka_unit_test(test_allocated_btf_refused_in_place),
+		cmocka_unit_test(test_wq_set_callback_like_seed),
+	};
+
+	return cmocka_run_group_tests_name("transform", tests, NULL, NULL);
+}
