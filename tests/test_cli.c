@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The btf2btf command line, checked against bpftool and the files it writes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static void run_ok(struct run *r, const char *const *argv)
+{
+	th_run(r, argv);
+	if (r->status)
+		fail_msg("%s exited %d: %s", argv[0], r->status, r->err);
+}
+
+/* --dump prints what `bpftool btf dump file` prints, before and after. */
+static void test_dump_matches_bpftool(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	struct run a, b;
+
+	(void)state;
+	th_require_tool("bpftool");
+	for (int pass = 0; pass < 2; pass++) {
+		run_ok(&a, (const char *[]){ "btf2btf", "--dump", obj, NULL });
+		th_sh(&b, "bpftool btf dump file %s", obj);
+		assert_int_equal(b.status, 0);
+		assert_null(strstr(b.out, "Error"));
+		assert_true(th_count_lines(a.out) > 30);
+		assert_string_equal(a.out, b.out);
+		th_run_free(&a);
+		th_run_free(&b);
+		if (!pass)
+			run_ok(&a, (const char *[]){ "btf2btf", "-q", obj, NULL }), th_run_free(&a);
+	}
+	th_cleanup();
+}
+
+/* After the transform, bpftool sees _impl FUNCs, reduced protos, and nothing
+ * else changed: every line of the old dump is still there but the FUNC lines
+ * of the transformed kfuncs. */
+static void test_bpftool_sees_only_the_transform(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	struct run before, after;
+	char *line, *save = NULL;
+	int changed = 0;
+
+	(void)state;
+	th_require_tool("bpftool");
+	th_sh(&before, "bpftool btf dump file %s | tr '\\n\\t' '\\001 ' | sed 's/\\x01 / /g' | tr '\\001' '\\n'", obj);
+	run_ok(&after, (const char *[]){ "btf2btf", obj, NULL });
+	assert_non_null(strstr(after.out, "5 transformed (1 legacy), 4 _impl added"));
+	th_run_free(&after);
+	th_sh(&after, "bpftool btf dump file %s | tr '\\n\\t' '\\001 ' | sed 's/\\x01 / /g' | tr '\\001' '\\n'", obj);
+	assert_non_null(strstr(after.out, "FUNC 'bpf_kfunc_implicit_arg_impl'"));
+	assert_non_null(strstr(after.out, "FUNC 'bpf_wq_set_callback_impl'"));
+	for (line = strtok_r(before.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(after.out, line))
+			continue;
+		/* only the kfunc FUNCs repointed at their reduced protos */
+		assert_non_null(strstr(line, "] FUNC '"));
+		changed++;
+	}
+	assert_int_equal(changed, 5);
+	th_run_free(&before);
+	th_run_free(&after);
+	th_cleanup();
+}
+
+static void test_second_run_identical(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.clang.o", "c.o");
+	const char *first = th_path("first.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", obj, NULL });
+	th_run_free(&r);
+	th_copy(obj, first);
+	run_ok(&r, (const char *[]){ "btf2btf", obj, NULL });
+	assert_non_null(strstr(r.out, "5 already transformed; unchanged"));
+	th_run_free(&r);
+	assert_true(th_same_file(obj, first));
+	th_cleanup();
+}
+
+static void test_clang_tags(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.clang.o", "c.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", obj, NULL });
+	/* clang emits bpf_kfunc tags: every kfunc found both ways */
+	assert_non_null(strstr(r.out, "8 kfuncs (tag 0, set8 0, both 8)"));
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--dump", obj, NULL });
+	assert_non_null(strstr(r.out, "DECL_TAG 'test_tag'"));
+	assert_non_null(strstr(r.out, "FUNC 'bpf_kfunc_implicit_mid_impl'"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+static void test_output_raw_leaves_input(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	const char *out = th_path("out.btf");
+	struct run r, d;
+
+	(void)state;
+	th_require_tool("bpftool");
+	run_ok(&r, (const char *[]){ "btf2btf", "-o", out, obj, NULL });
+	assert_non_null(strstr(r.out, "; written"));
+	th_run_free(&r);
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+	th_sh(&d, "bpftool btf dump file %s", out);
+	assert_non_null(strstr(d.out, "FUNC 'bpf_kfunc_implicit_arg_impl'"));
+	th_run_free(&d);
+	th_cleanup();
+}
+
+static void test_dry_run_writes_nothing(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-n", obj, NULL });
+	assert_non_null(strstr(r.out, "dry run, nothing written"));
+	th_run_free(&r);
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+	/* and --dump -n shows the result */
+	run_ok(&r, (const char *[]){ "btf2btf", "--dump", "-n", obj, NULL });
+	assert_non_null(strstr(r.out, "FUNC 'bpf_kfunc_implicit_arg_impl'"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+static void test_split_module_cli(void **state)
+{
+	const char *base = th_fixture("split.o");
+	const char *mod = th_copy_fixture("split.o.ko", "m.ko");
+	struct run r, a, b;
+
+	(void)state;
+	th_require_tool("bpftool");
+	run_ok(&r, (const char *[]){ "btf2btf", "--btf-base", base, mod, NULL });
+	assert_non_null(strstr(r.out, "2 transformed (1 legacy), 1 _impl added"));
+	th_run_free(&r);
+	run_ok(&a, (const char *[]){ "btf2btf", "--dump", "-B", base, mod, NULL });
+	th_sh(&b, "bpftool btf dump file %s --base-btf %s", mod, base);
+	assert_string_equal(a.out, b.out);
+	assert_non_null(strstr(a.out, "FUNC 'bpf_kfunc_implicit_arg_impl'"));
+	th_run_free(&a);
+	th_run_free(&b);
+	th_cleanup();
+}
+
+static void test_raw_btf_input(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	const char *raw = th_path("in.btf");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, obj, NULL });
+	th_run_free(&r);
+	/* the BTF from a raw file, the set8s from the object: already done */
+	run_ok(&r, (const char *[]){ "btf2btf", "--btf", raw, "-n", obj, NULL });
+	assert_non_null(strstr(r.out, "4 already transformed"));
+	th_run_free(&r);
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+	th_cleanup();
+}
+
+static void test_errors_name_the_file(void **state)
+{
+	const char *junk = th_path("junk.o");
+	FILE *f = fopen(junk, "w");
+	struct run r;
+
+	(void)state;
+	fputs("this is not an object\n", f);
+	fclose(f);
+	th_run(&r, (const char *[]){ "btf2btf", junk, NULL });
+	assert_int_equal(r.status, 1);
+	assert_int_equal(th_count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, junk));
+	assert_non_null(strstr(r.err, "neither an ELF object nor raw BTF"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", th_path("missing.o"), NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "missing.o: cannot open"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+static void test_usage(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "--help", NULL });
+	assert_non_null(strstr(r.out, "Usage: btf2btf"));
+	assert_non_null(strstr(r.out, "--btf-base"));
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--version", NULL });
+	assert_non_null(strstr(r.out, BTF2BTF_VERSION));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--no-such-option", NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "no object file given"));
+	th_run_free(&r);
+}
+
+static void test_summary_json(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	th_sh(&r, "%s -j -n %s | jq -r '[.kfuncs,.implicit,.transformed,.legacy,.impl_added,.written] | @tsv'",
+	      getenv("BTF2BTF"), obj);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "7\t4\t4\t1\t3\tfalse\n");
+	th_run_free(&r);
+	th_sh(&r, "%s -j --dump %s | jq -r '.types[0].kind, (.types | length)'", getenv("BTF2BTF"), obj);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "INT\n"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dump_matches_bpftool),
+		cmocka_unit_test(test_bpftool_sees_only_the_transform),
+		cmocka_unit_test(test_second_run_identical),
+		cmocka_unit_test(test_clang_tags),
+		cmocka_unit_test(test_output_raw_leaves_input),
+		cmocka_unit_test(test_dry_run_writes_nothing),
+		cmocka_unit_test(test_split_module_cli),
+		cmocka_unit_test(test_raw_btf_input),
+		cmocka_unit_test(test_errors_name_the_file),
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_summary_json),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
