@@ -124,18 +124,18 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 /* Raw BTF bytes of the (possibly transformed) BTF; owned by b. */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
 
-const struct btf *btf2btf__btf(const struct btf2btf *b);
-const struct btf *btf2btf__base_btf(const struct btf2btf *b);
-const char *btf2btf__path(const struct btf2btf *b);
-const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
+BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
+BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
+BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);
+BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
-const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
+BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */
-const char *btf2btf__kf_flag_name(unsigned int bit);
+BTF2BTF_API const char *btf2btf__kf_flag_name(unsigned int bit);
 
-const char *btf2btf__version(void);
+BTF2BTF_API const char *btf2btf__version(void);
 
 #ifdef __cplusplus
 }
