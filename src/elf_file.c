@@ -64,82 +64,78 @@ static int check_header(struct b2b_elf *e, const struct b2b_log *log)
 	return 0;
 }
 
+static int new_elf(struct b2b_elf **out, const struct b2b_log *log)
+{
+	int err = init_libelf(log);
+
+	*out = NULL;
+	if (err)
+		return err;
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return b2b_errno(log, -ENOMEM, "out of memory");
+	(*out)->fd = -1;
+	return 0;
+}
+
+/* Common tail of both opens: e->elf from elf_begin()/elf_memory(). */
+static int finish_open(struct b2b_elf *e, const struct b2b_log *log, struct b2b_elf **out)
+{
+	int err;
+
+	if (!e->elf)
+		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
+	else
+		err = check_header(e, log);
+	if (err) {
+		b2b_elf_close(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
 int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
 {
 	struct b2b_elf *e;
-	int err;
+	int err = new_elf(&e, log);
 
-	*out = NULL;
-	err = init_libelf(log);
 	if (err)
 		return err;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return b2b_errno(log, -ENOMEM, "out of memory");
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (e->fd < 0) {
+	if (e->fd < 0)
 		err = b2b_errno(log, -errno, "cannot open: %s", strerror(errno));
-		goto fail;
-	}
-	if (fstat(e->fd, &e->st)) {
+	else if (fstat(e->fd, &e->st))
 		err = b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(e->st.st_mode)) {
+	else if (!S_ISREG(e->st.st_mode))
 		err = b2b_errno(log, -EINVAL, "not a regular file");
-		goto fail;
+	if (err) {
+		b2b_elf_close(e);
+		return err;
 	}
 	e->size = e->st.st_size;
 	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-	if (!e->elf) {
-		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
-		goto fail;
-	}
-	err = check_header(e, log);
-	if (err)
-		goto fail;
-	*out = e;
-	return 0;
-fail:
-	b2b_elf_close(e);
-	return err;
+	return finish_open(e, log, out);
 }
 
 int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
 		     struct b2b_elf **out)
 {
 	struct b2b_elf *e;
-	int err;
+	int err = new_elf(&e, log);
 
-	*out = NULL;
-	err = init_libelf(log);
 	if (err)
 		return err;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return b2b_errno(log, -ENOMEM, "out of memory");
-	e->fd = -1;
 	e->size = size;
 	/* libelf may write into a memory image (byte swapping): give it a copy */
 	e->mem = malloc(size ? size : 1);
 	if (!e->mem) {
-		err = b2b_errno(log, -ENOMEM, "out of memory");
-		goto fail;
+		b2b_elf_close(e);
+		return b2b_errno(log, -ENOMEM, "out of memory");
 	}
 	memcpy(e->mem, buf, size);
 	e->elf = elf_memory(e->mem, size);
-	if (!e->elf) {
-		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
-		goto fail;
-	}
-	err = check_header(e, log);
-	if (err)
-		goto fail;
-	*out = e;
-	return 0;
-fail:
-	b2b_elf_close(e);
-	return err;
+	return finish_open(e, log, out);
 }
 
 void b2b_elf_close(struct b2b_elf *e)
@@ -391,6 +387,18 @@ static int check_segments(struct b2b_elf *e, const GElf_Shdr *sh, const struct b
 	return 0;
 }
 
+/* GElf_Ehdr -> Elf32_Ehdr or Elf64_Ehdr: same field names, other widths. */
+#define COPY_EHDR(h, eh) do {						\
+	memcpy((h)->e_ident, (eh).e_ident, EI_NIDENT);			\
+	(h)->e_type = (eh).e_type;	(h)->e_machine = (eh).e_machine;	\
+	(h)->e_version = (eh).e_version; (h)->e_entry = (eh).e_entry;	\
+	(h)->e_phoff = (eh).e_phoff;	(h)->e_shoff = (eh).e_shoff;	\
+	(h)->e_flags = (eh).e_flags;	(h)->e_ehsize = (eh).e_ehsize;	\
+	(h)->e_phentsize = (eh).e_phentsize; (h)->e_phnum = (eh).e_phnum; \
+	(h)->e_shentsize = (eh).e_shentsize; (h)->e_shnum = (eh).e_shnum; \
+	(h)->e_shstrndx = (eh).e_shstrndx;				\
+} while (0)
+
 /* Section headers and ELF header, converted to the file's class and byte order. */
 static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint64_t new_size,
 			uint64_t shoff, struct sink *s, void *ehdr_out, size_t *ehdr_sz)
@@ -447,14 +455,7 @@ static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint6
 		if (is64) {
 			Elf64_Ehdr *h = &mem.e64;
 
-			memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
-			h->e_type = eh.e_type; h->e_machine = eh.e_machine;
-			h->e_version = eh.e_version; h->e_entry = eh.e_entry;
-			h->e_phoff = eh.e_phoff; h->e_shoff = eh.e_shoff;
-			h->e_flags = eh.e_flags; h->e_ehsize = eh.e_ehsize;
-			h->e_phentsize = eh.e_phentsize; h->e_phnum = eh.e_phnum;
-			h->e_shentsize = eh.e_shentsize; h->e_shnum = eh.e_shnum;
-			h->e_shstrndx = eh.e_shstrndx;
+			COPY_EHDR(h, eh);
 			src.d_size = sizeof(*h);
 			if (!elf64_xlatetof(&dst, &src, enc))
 				return -EINVAL;
@@ -463,14 +464,7 @@ static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint6
 
 			if (shoff > UINT32_MAX)
 				return -EFBIG;
-			memcpy(h->e_ident, eh.e_ident, EI_NIDENT);
-			h->e_type = eh.e_type; h->e_machine = eh.e_machine;
-			h->e_version = eh.e_version; h->e_entry = eh.e_entry;
-			h->e_phoff = eh.e_phoff; h->e_shoff = eh.e_shoff;
-			h->e_flags = eh.e_flags; h->e_ehsize = eh.e_ehsize;
-			h->e_phentsize = eh.e_phentsize; h->e_phnum = eh.e_phnum;
-			h->e_shentsize = eh.e_shentsize; h->e_shnum = eh.e_shnum;
-			h->e_shstrndx = eh.e_shstrndx;
+			COPY_EHDR(h, eh);
 			src.d_size = sizeof(*h);
 			if (!elf32_xlatetof(&dst, &src, enc))
 				return -EINVAL;
