@@ -18,55 +18,125 @@
 
 /* ---- name index ---- */
 
-static size_t hash_str(const char *s)
+/* 8 bytes at a time: names average ~20 bytes, a byte loop costs more than the probe */
+static __u32 hash_str(const char *s)
 {
-	size_t h = 5381;
+	const __u64 k = 0x9e3779b97f4a7c15ULL;
+	size_t len = strlen(s);
+	__u64 h = len * k, w;
 
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * k;
+	return (__u32)(h ^ (h >> 29) ^ (h >> 32));
 }
+
+/* First slot of hash: multiply-shift onto [0, size), the size need not be a power of 2. */
+static size_t slot_of(const struct b2b_name_index *idx, __u32 hash)
+{
+	return ((__u64)hash * idx->size) >> 32;
+}
+
+static size_t next_slot(const struct b2b_name_index *idx, size_t h)
+{
+	return ++h == idx->size ? 0 : h;
+}
+
+/* Insert id (named name, hash) unless a lower id of the same name and kind is in. */
+static void name_index_insert(struct b2b_name_index *idx, __u32 id, const struct btf_type *t,
+			      const char *name, __u32 hash)
+{
+	size_t h;
+
+	/*
+	 * One slot per (name, kind): find() returns the lowest id, which is the
+	 * first inserted. Without this, thousands of same-named types (DECL_TAG
+	 * "bpf_kfunc", one per kfunc) share one probe chain and building and
+	 * probing the index turn quadratic.
+	 */
+	for (h = slot_of(idx, hash); idx->slots[h].id; h = next_slot(idx, h)) {
+		const struct btf_type *o;
+
+		if (idx->slots[h].hash != hash)
+			continue;
+		o = btf__type_by_id(idx->btf, idx->slots[h].id);
+		if (btf_kind(o) == btf_kind(t) &&
+		    !strcmp(btf__name_by_offset(idx->btf, o->name_off), name))
+			return;
+	}
+	idx->slots[h].id = id;
+	idx->slots[h].hash = hash;
+}
+
+#define NAME_INDEX_AHEAD 16	/* names hashed (and slots prefetched) ahead of insertion */
 
 int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1;
 	__u32 cnt = btf__type_cnt(btf);
-	size_t size = 16;
+	struct {
+		__u32 id, hash;
+		const struct btf_type *t;
+		const char *name;
+	} ring[NAME_INDEX_AHEAD];
+	size_t n = cnt - start, head = 0, nr = 0;
 
 	memset(idx, 0, sizeof(*idx));
 	idx->btf = btf;
-	while (size < 2 * (size_t)(cnt - start + 1))
-		size *= 2;
-	idx->slots = calloc(size, sizeof(*idx->slots));
+	/* load <= 2/3 even if every type is named; more than one slot empty */
+	idx->size = n + n / 2 + 16;
+	if (idx->size > UINT32_MAX)
+		return -E2BIG;
+	/* written at once: calloc'd pages fault twice (read: zero page, then write) */
+	idx->slots = malloc(idx->size * sizeof(*idx->slots));
 	if (!idx->slots)
 		return -ENOMEM;
-	idx->mask = size - 1;
-	for (__u32 id = start; id < cnt; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *name;
-		size_t h;
+	memset(idx->slots, 0, idx->size * sizeof(*idx->slots));
+	/*
+	 * The slots are hit at random: on a vmlinux-sized BTF nearly every
+	 * insertion is a cache miss. Hash a few names ahead and prefetch their
+	 * slots so the misses overlap; insertion order stays id order.
+	 */
+	for (__u32 id = start; id < cnt || nr; id++) {
+		if (id < cnt) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			const char *name;
 
-		if (!t->name_off)
-			continue;
-		name = btf__name_by_offset(btf, t->name_off);
-		if (!name || !*name)
-			continue;
-		/*
-		 * One slot per (name, kind): find() returns the lowest id, which
-		 * is the first inserted. Without this, thousands of same-named
-		 * types (DECL_TAG "bpf_kfunc", one per kfunc) share one probe
-		 * chain and building and probing the index turn quadratic.
-		 */
-		for (h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask) {
-			const struct btf_type *o = btf__type_by_id(btf, idx->slots[h]);
+			if (!t->name_off)
+				continue;
+			name = btf__name_by_offset(btf, t->name_off);
+			if (!name || !*name)
+				continue;
+			if (nr == NAME_INDEX_AHEAD) {
+				name_index_insert(idx, ring[head].id, ring[head].t, ring[head].name,
+						  ring[head].hash);
+				nr--;
+				head = (head + 1) % NAME_INDEX_AHEAD;
+			}
+			{
+				size_t tail = (head + nr) % NAME_INDEX_AHEAD;
+				__u32 hash = hash_str(name);
 
-			if (btf_kind(o) == btf_kind(t) &&
-			    !strcmp(btf__name_by_offset(btf, o->name_off), name))
-				break;
+				ring[tail].id = id;
+				ring[tail].hash = hash;
+				ring[tail].t = t;
+				ring[tail].name = name;
+				__builtin_prefetch(&idx->slots[slot_of(idx, hash)], 1);
+				nr++;
+			}
+		} else {
+			/* drain */
+			name_index_insert(idx, ring[head].id, ring[head].t, ring[head].name,
+					  ring[head].hash);
+			nr--;
+			head = (head + 1) % NAME_INDEX_AHEAD;
 		}
-		if (!idx->slots[h])
-			idx->slots[h] = id;
 	}
 	return 0;
 }
@@ -79,14 +149,21 @@ void b2b_name_index_free(struct b2b_name_index *idx)
 
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind)
 {
+	__u32 hash;
+
 	if (!idx->slots)
 		return 0;
-	for (size_t h = hash_str(name) & idx->mask; idx->slots[h]; h = (h + 1) & idx->mask) {
-		const struct btf_type *t = btf__type_by_id(idx->btf, idx->slots[h]);
-		const char *n = btf__name_by_offset(idx->btf, t->name_off);
+	hash = hash_str(name);
+	for (size_t h = slot_of(idx, hash); idx->slots[h].id; h = next_slot(idx, h)) {
+		const struct btf_type *t;
+		const char *n;
 
+		if (idx->slots[h].hash != hash)
+			continue;
+		t = btf__type_by_id(idx->btf, idx->slots[h].id);
+		n = btf__name_by_offset(idx->btf, t->name_off);
 		if (n && !strcmp(n, name) && (kind < 0 || btf_kind(t) == kind))
-			return idx->slots[h];
+			return idx->slots[h].id;
 	}
 	return 0;
 }

@@ -9,10 +9,15 @@ struct btf;
 
 /* Named types of one BTF (split part only, when split): an open-addressing
  * hash of type ids, filled in id order so a probe meets the lowest id first. */
+struct b2b_name_slot {
+	__u32 id;		/* 0: empty */
+	__u32 hash;		/* of the name: most probes skip the strcmp */
+};
+
 struct b2b_name_index {
 	const struct btf *btf;
-	__u32 *slots;
-	size_t mask;
+	struct b2b_name_slot *slots;
+	size_t size;
 };
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
