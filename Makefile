@@ -84,6 +84,7 @@ include fixtures/fixtures.mk
 include tests/tests.mk
 include fuzz/fuzz.mk
 -include kernel/kernel.mk
+-include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
 DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config \

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bench: run every command of a spec several times, interleaved (one round
+ * runs each command once, so a burst of load on this shared machine hits
+ * all of them alike), and print per input the median wall time, median CPU
+ * time, the child's peak RSS (ru_maxrss from wait4) and the output size,
+ * then the goals of issue 7 and one summary line:
+ *
+ *   bench: vmlinux ratio=R1 scaling10x=R2 rss_ratio=R3
+ *
+ * Usage: bench [-r RUNS] [-w WARMUP] [-l LOGDIR] SPEC
+ *
+ * SPEC, one record a line, fields separated by TABs:
+ *   input  ID  KIND  LABEL  [NOTE]    KIND: vmlinux | sys | synthetic:N
+ *   skip   LABEL  REASON
+ *   row    ID  TOOL  OUT  PREP  ARGV0 [ARGV1 ...]
+ * TOOL names the row; btf2btf, parse+write, bpftool-dump and resolve_btfids
+ * are the ones the goals use. OUT is the file whose size is reported ("-":
+ * none). PREP ("-": none) is a /bin/sh command run before every run of the
+ * row and not timed (e.g. a fresh copy of the file a tool rewrites). The
+ * command's stdout goes to /dev/null, its stderr to LOGDIR/<row>.err.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 32
+
+enum kind { K_VMLINUX, K_SYS, K_SYNTH };
+
+struct input {
+	char *id, *label, *note;
+	enum kind kind;
+	unsigned long n;	/* synthetic: kfuncs */
+};
+
+struct row {
+	struct input *in;
+	char *tool, *out, *prep;
+	char *argv[MAX_ARGS + 1];
+	double *wall, *cpu;	/* seconds, one per run */
+	long maxrss_kb;		/* max over runs */
+	int nr;
+	bool failed;
+	char err_path[512];
+};
+
+static struct input inputs[64];
+static int nr_inputs;
+static struct row rows[256];
+static int nr_rows;
+static char *skips[32][2];
+static int nr_skips;
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "bench: %s\n", msg);
+	exit(1);
+}
+
+static struct input *find_input(const char *id)
+{
+	for (int i = 0; i < nr_inputs; i++)
+		if (!strcmp(inputs[i].id, id))
+			return &inputs[i];
+	return NULL;
+}
+
+static int split_tabs(char *line, char **f, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\n")] = 0;
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static void read_spec(const char *path, int runs)
+{
+	char buf[4096], *f[MAX_ARGS + 8];
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		die("cannot open spec");
+	while (fgets(buf, sizeof(buf), fp)) {
+		int n;
+
+		if (buf[0] == '#' || buf[0] == '\n')
+			continue;
+		n = split_tabs(buf, f, MAX_ARGS + 6);
+		if (!strcmp(f[0], "input") && n >= 4 && nr_inputs < 64) {
+			struct input *in = &inputs[nr_inputs++];
+
+			in->id = strdup(f[1]);
+			in->label = strdup(f[3]);
+			in->note = strdup(n > 4 ? f[4] : "");
+			if (!strcmp(f[2], "vmlinux"))
+				in->kind = K_VMLINUX;
+			else if (!strcmp(f[2], "sys"))
+				in->kind = K_SYS;
+			else if (!strncmp(f[2], "synthetic:", 10)) {
+				in->kind = K_SYNTH;
+				in->n = strtoul(f[2] + 10, NULL, 10);
+			} else
+				die("bad input kind in spec");
+		} else if (!strcmp(f[0], "skip") && n >= 3 && nr_skips < 32) {
+			skips[nr_skips][0] = strdup(f[1]);
+			skips[nr_skips++][1] = strdup(f[2]);
+		} else if (!strcmp(f[0], "row") && n >= 6 && nr_rows < 256) {
+			struct row *r = &rows[nr_rows++];
+
+			r->in = find_input(f[1]);
+			if (!r->in)
+				die("row before its input in spec");
+			r->tool = strdup(f[2]);
+			r->out = strdup(f[3]);
+			r->prep = strdup(f[4]);
+			for (int i = 5; i < n && i - 5 < MAX_ARGS; i++)
+				r->argv[i - 5] = strdup(f[i]);
+			r->wall = calloc(runs, sizeof(double));
+			r->cpu = calloc(runs, sizeof(double));
+			if (!r->wall || !r->cpu)
+				die("out of memory");
+		} else {
+			die("bad spec line");
+		}
+	}
+	fclose(fp);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One run: prep (untimed), then fork+exec, wait4. */
+static int run_once(struct row *r, double *wall, double *cpu, long *maxrss)
+{
+	struct rusage ru;
+	double t0, t1;
+	int status;
+	pid_t pid;
+
+	if (strcmp(r->prep, "-") && system(r->prep) != 0)
+		return -1;
+	t0 = now();
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		int err = open(r->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		if (err >= 0)
+			dup2(err, STDERR_FILENO);
+		execvp(r->argv[0], r->argv);
+		_exit(127);
+	}
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	t1 = now();
+	*wall = t1 - t0;
+	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+	*maxrss = ru.ru_maxrss;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double tmp[n > 0 ? n : 1];
+
+	if (!n)
+		return NAN;
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+static struct row *find_row(const struct input *in, const char *tool)
+{
+	for (int i = 0; i < nr_rows; i++)
+		if (rows[i].in == in && !strcmp(rows[i].tool, tool) && !rows[i].failed)
+			return &rows[i];
+	return NULL;
+}
+
+static double row_wall(const struct row *r)
+{
+	return r ? median(r->wall, r->nr) : NAN;
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-") || stat(path, &st))
+		return -1;
+	return st.st_size;
+}
+
+/* BTF size of an input: the raw bytes parse+write wrote. */
+static long btf_size(const struct input *in)
+{
+	struct row *pw = find_row(in, "parse+write");
+
+	return pw ? file_size(pw->out) : -1;
+}
+
+static const char *verdict(bool ok)
+{
+	return ok ? "ok" : "MISSED";
+}
+
+static void loadavg(char *buf, size_t len)
+{
+	FILE *fp = fopen("/proc/loadavg", "r");
+
+	snprintf(buf, len, "?");
+	if (fp) {
+		if (fgets(buf, len, fp))
+			buf[strcspn(buf, " ")] = 0;	/* the 1-minute figure */
+		fclose(fp);
+	}
+}
+
+static void print_tables(void)
+{
+	for (int i = 0; i < nr_inputs; i++) {
+		struct input *in = &inputs[i];
+		double pw = row_wall(find_row(in, "parse+write"));
+		long bs = btf_size(in);
+
+		printf("\n%s%s%s\n", in->label, *in->note ? ": " : "", in->note);
+		printf("  %-22s %10s %10s %12s %14s %10s\n", "tool", "wall ms", "cpu ms",
+		       "peak RSS KB", "output bytes", "time/p+w");
+		for (int j = 0; j < nr_rows; j++) {
+			struct row *r = &rows[j];
+			long os;
+
+			if (r->in != in)
+				continue;
+			if (r->failed) {
+				printf("  %-22s FAILED (see %s)\n", r->tool, r->err_path);
+				continue;
+			}
+			os = file_size(r->out);
+			printf("  %-22s %10.2f %10.2f %12ld ", r->tool, row_wall(r) * 1e3,
+			       median(r->cpu, r->nr) * 1e3, r->maxrss_kb);
+			if (os >= 0)
+				printf("%14ld ", os);
+			else
+				printf("%14s ", "-");
+			printf("%10.2f\n", row_wall(r) / pw);
+		}
+		if (bs >= 0)
+			printf("  (BTF %ld bytes)\n", bs);
+	}
+	for (int i = 0; i < nr_skips; i++)
+		printf("\n%s: skipped: %s\n", skips[i][0], skips[i][1]);
+}
+
+int main(int argc, char **argv)
+{
+	int runs = 7, warmup = 1, opt;
+	const char *logdir = ".";
+	struct input *primary = NULL, *synth[64];
+	int nr_synth = 0;
+	double r1 = NAN, r2 = NAN, r3 = NAN;
+	char la0[32], la1[32];
+
+	while ((opt = getopt(argc, argv, "r:w:l:")) != -1) {
+		switch (opt) {
+		case 'r':
+			runs = atoi(optarg);
+			break;
+		case 'w':
+			warmup = atoi(optarg);
+			break;
+		case 'l':
+			logdir = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: bench [-r RUNS] [-w WARMUP] [-l LOGDIR] SPEC\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || runs < 1)
+		die("usage: bench [-r RUNS] [-w WARMUP] [-l LOGDIR] SPEC");
+	read_spec(argv[optind], runs);
+	for (int j = 0; j < nr_rows; j++) {
+		char tool[64];
+
+		snprintf(tool, sizeof(tool), "%s", rows[j].tool);
+		for (char *p = tool; *p; p++)
+			if (*p == '/' || *p == ' ' || *p == '(' || *p == ')')
+				*p = '_';
+		snprintf(rows[j].err_path, sizeof(rows[j].err_path), "%s/%s.%s.err", logdir,
+			 rows[j].in->id, tool);
+	}
+
+	loadavg(la0, sizeof(la0));
+	for (int round = -warmup; round < runs; round++) {
+		for (int j = 0; j < nr_rows; j++) {
+			struct row *r = &rows[j];
+			double wall, cpu;
+			long rss;
+
+			if (r->failed)
+				continue;
+			if (run_once(r, &wall, &cpu, &rss)) {
+				r->failed = true;
+				continue;
+			}
+			if (round < 0)
+				continue;
+			r->wall[r->nr] = wall;
+			r->cpu[r->nr++] = cpu;
+			if (rss > r->maxrss_kb)
+				r->maxrss_kb = rss;
+		}
+	}
+	loadavg(la1, sizeof(la1));
+
+	printf("btf2btf bench: nproc=%ld, %d runs per command (median), %d warm-up, "
+	       "interleaved; load average %s at start, %s at end\n",
+	       sysconf(_SC_NPROCESSORS_ONLN), runs, warmup, la0, la1);
+	print_tables();
+
+	/* ---- goals ---- */
+	printf("\ngoals\n");
+	for (int i = 0; i < nr_inputs; i++)
+		if (inputs[i].kind == K_VMLINUX && !primary)
+			primary = &inputs[i];
+	for (int i = 0; i < nr_inputs; i++)
+		if (inputs[i].kind == K_SYS && !primary)
+			primary = &inputs[i];
+	for (int i = 0; i < nr_inputs; i++) {
+		struct input *in = &inputs[i];
+		double b = row_wall(find_row(in, "btf2btf"));
+		double pw = row_wall(find_row(in, "parse+write"));
+		double dump = row_wall(find_row(in, "bpftool-dump"));
+
+		if (in->kind == K_SYNTH) {
+			synth[nr_synth++] = in;
+			continue;
+		}
+		printf("  %-28s btf2btf/parse+write = %5.2f  (goal <= 1.50)  %s\n", in->id, b / pw,
+		       verdict(b / pw <= 1.5));
+		printf("  %-28s btf2btf/bpftool-dump = %5.2f  (goal <  1.00)  %s\n", in->id,
+		       b / dump, verdict(b < dump));
+	}
+	/* synthetic inputs by size */
+	for (int i = 1; i < nr_synth; i++)
+		for (int j = i; j > 0 && synth[j]->n < synth[j - 1]->n; j--) {
+			struct input *t = synth[j];
+
+			synth[j] = synth[j - 1];
+			synth[j - 1] = t;
+		}
+	for (int i = 1; i < nr_synth; i++) {
+		double a = row_wall(find_row(synth[i - 1], "btf2btf"));
+		double b = row_wall(find_row(synth[i], "btf2btf"));
+		double ratio = b / a, kratio = (double)synth[i]->n / synth[i - 1]->n;
+		char what[64];
+
+		snprintf(what, sizeof(what), "kfuncs %lu -> %lu", synth[i - 1]->n, synth[i]->n);
+		printf("  %-28s btf2btf time x%-6.2f (goal <= %.2f) %s\n", what, ratio,
+		       kratio * 1.1, verdict(ratio <= kratio * 1.1));
+		if (isnan(r2) || ratio > r2)
+			r2 = ratio;
+	}
+	for (int i = 0; i < nr_inputs; i++) {
+		struct input *in = &inputs[i];
+		struct row *b = find_row(in, "btf2btf"), *pw = find_row(in, "parse+write");
+		long bs = btf_size(in);
+		double ratio;
+
+		if (!b || !pw || bs <= 0)
+			continue;
+		ratio = (double)(b->maxrss_kb - pw->maxrss_kb) * 1024 / bs;
+		printf("  %-28s (RSS btf2btf - parse+write) / BTF = %5.2f  (goal <= 2.00)  %s\n",
+		       in->id, ratio, verdict(ratio <= 2.0));
+		if (in == primary)
+			r3 = ratio;
+	}
+	if (primary) {
+		r1 = row_wall(find_row(primary, "btf2btf")) /
+		     row_wall(find_row(primary, "parse+write"));
+		printf("  summary: ratio and rss_ratio from %s (%s)\n", primary->id,
+		       primary->kind == K_VMLINUX ? "the 6.12 vmlinux"
+						  : "no 6.12 vmlinux in the kernel cache: "
+						    "the /sys BTF input instead");
+	} else {
+		printf("  summary: no vmlinux input at all: ratio and rss_ratio are nan\n");
+	}
+	for (int j = 0; j < nr_rows; j++)
+		if (rows[j].failed)
+			printf("  FAILED: %s on %s (see %s)\n", rows[j].tool, rows[j].in->id,
+			       rows[j].err_path);
+	printf("bench: vmlinux ratio=%.2f scaling10x=%.2f rss_ratio=%.2f\n", r1, r2, r3);
+	return 0;
+}

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# make bench: btf2btf against parse+write, bpftool dump and resolve_btfids on
+# the 6.12 vmlinux (when the kernel cache has one), this machine's
+# /sys/kernel/btf/vmlinux and synthetic objects of 100 .. 100,000 kfuncs.
+# Not part of make check. See bench/README.md.
+BENCH_BUILD	:= $(BUILD)/bench
+BENCH_BIN	:= $(BENCH_BUILD)/bench
+BENCH_PW	:= $(BENCH_BUILD)/parse_write
+
+$(BENCH_BUILD):
+	mkdir -p $@
+$(BENCH_BIN): bench/bench.c | $(BENCH_BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -lm
+$(BENCH_PW): bench/parse_write.c | $(BENCH_BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIBS)
+
+bench: $(BTF2BTF_BIN) $(MKFIXTURE) $(BENCH_BIN) $(BENCH_PW)
+	@./bench/run.sh $(BUILD)

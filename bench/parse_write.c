@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * parse_write: the floor btf2btf is measured against. Load a BTF with
+ * libbpf (an ELF object's .BTF, or a raw BTF file) and write its raw bytes
+ * out the way btf2btf -o does: a temp file in the same directory, fsync,
+ * rename, fsync of the directory. Nothing else: read, index, write.
+ *
+ *   parse_write IN OUT
+ *   parse_write --info IN     print "<types> types, <bytes> bytes" (not timed)
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const void *data;
+	struct btf *btf;
+	char *tmp, *dcopy;
+	__u32 size;
+	int fd, dfd, err;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: parse_write IN OUT | --info IN\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "--info")) {
+		btf = btf__parse(argv[2], NULL);
+		if (!btf || !btf__raw_data(btf, &size)) {
+			fprintf(stderr, "parse_write: %s: cannot load BTF\n", argv[2]);
+			return 1;
+		}
+		printf("%u types, %u bytes\n", btf__type_cnt(btf) - 1, size);
+		btf__free(btf);
+		return 0;
+	}
+	btf = btf__parse(argv[1], NULL);
+	if (!btf) {
+		fprintf(stderr, "parse_write: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	data = btf__raw_data(btf, &size);
+	if (!data) {
+		fprintf(stderr, "parse_write: %s: no raw data\n", argv[1]);
+		return 1;
+	}
+	if (asprintf(&tmp, "%s.XXXXXX", argv[2]) < 0)
+		return 1;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "parse_write: %s: %s\n", tmp, strerror(errno));
+		return 1;
+	}
+	err = write_all(fd, data, size);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, argv[2]))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "parse_write: %s: %s\n", argv[2], strerror(-err));
+		unlink(tmp);
+		return 1;
+	}
+	dcopy = strdup(argv[2]);
+	dfd = dcopy ? open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dcopy);
+	free(tmp);
+	btf__free(btf);
+	return 0;
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# make bench: prepare the inputs, write the spec, run bench/bench.c.
+#   bench/run.sh BUILD_DIR
+# Environment: BENCH_RUNS (7), BENCH_WARMUP (1), BENCH_SIZES ("100 1000 10000 100000"),
+#   BENCH_VMLINUX (a vmlinux to use instead of looking in .cache/kernel),
+#   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL.
+# Everything generated goes to .cache/bench/work (git-ignored).
+set -eu
+BUILD=${1:-build}
+ROOT=$(pwd)
+CACHE=$ROOT/.cache/bench
+W=$CACHE/work
+B2B=$ROOT/$BUILD/btf2btf
+MKF=$ROOT/$BUILD/fixtures/mkfixture
+PW=$ROOT/$BUILD/bench/parse_write
+BENCH=$ROOT/$BUILD/bench/bench
+RUNS=${BENCH_RUNS:-7}
+WARMUP=${BENCH_WARMUP:-1}
+SIZES=${BENCH_SIZES:-"100 1000 10000 100000"}
+SYS_BTF=${BENCH_SYS_BTF:-/sys/kernel/btf/vmlinux}
+T=$(printf '\t')
+
+rm -rf "$W"
+mkdir -p "$W/log"
+SPEC=$W/spec
+
+# row ID TOOL OUT PREP ARGV...
+row() {
+	id=$1 tool=$2 out=$3 prep=$4
+	shift 4
+	line="row$T$id$T$tool$T$out$T$prep"
+	for a in "$@"; do line="$line$T$a"; done
+	printf '%s\n' "$line" >>"$SPEC"
+}
+skip() { printf 'skip\t%s\t%s\n' "$1" "$2" >>"$SPEC"; }
+input() { printf 'input\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$SPEC"; }
+
+# ---- tools ----
+BPFTOOL=${BPFTOOL:-$(command -v bpftool || echo /usr/sbin/bpftool)}
+[ -x "$BPFTOOL" ] || BPFTOOL=
+RB_OUT=$("$ROOT/bench/resolve_btfids.sh" "$CACHE") && RB=$RB_OUT || RB=
+RB_SKIP=${RB_OUT#skip: }
+[ -n "$BPFTOOL" ] || skip "bpftool-dump" "bpftool not found (apt-get install bpftool)"
+[ -n "$RB" ] || skip "resolve_btfids" "$RB_SKIP"
+
+# baselines of one input: parse+write, bpftool dump, resolve_btfids on a copy
+# baselines ID BTF_SOURCE RB_OBJ [RB_ARGS...]
+baselines() {
+	id=$1 src=$2 obj=$3
+	shift 3
+	row "$id" parse+write "$W/$id.pw.btf" - "$PW" "$src" "$W/$id.pw.btf"
+	[ -z "$BPFTOOL" ] || row "$id" bpftool-dump - - "$BPFTOOL" btf dump file "$src"
+	if [ -n "$RB" ]; then
+		copy=$W/$id.rb.o
+		row "$id" resolve_btfids "$copy" "cp '$obj' '$copy'" "$RB" "$@" "$copy"
+	fi
+}
+
+# ---- input 1: the 6.12 vmlinux of the kernel cache ----
+find_vmlinux() {
+	for name in vmlinux .tmp_vmlinux1; do
+		find "$ROOT/.cache/kernel" -maxdepth 4 -type f -name "$name" 2>/dev/null
+	done | while read -r f; do
+		if readelf -S "$f" 2>/dev/null | grep -q ' \.BTF '; then
+			echo "$f"
+			break
+		fi
+	done
+}
+VMLINUX=${BENCH_VMLINUX:-$(find_vmlinux)}
+if [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
+	V=$W/vmlinux
+	cp "$VMLINUX" "$V"	# a snapshot: the kernel build may rewrite its own
+	info=$("$PW" --info "$V")
+	input vmlinux vmlinux "6.12 vmlinux" "${VMLINUX#$ROOT/}, $info, $(stat -c %s "$V") bytes ELF"
+	row vmlinux btf2btf "$W/vmlinux.b2b.btf" - "$B2B" -q -o "$W/vmlinux.b2b.btf" "$V"
+	# in place, as the kernel build would run it (refused on a final vmlinux
+	# whose .BTF is SHF_ALLOC: then only the -o row)
+	cp "$V" "$W/vmlinux.try"
+	if "$B2B" -q "$W/vmlinux.try" 2>/dev/null; then
+		row vmlinux "btf2btf in place" "$W/vmlinux.ip" "cp '$V' '$W/vmlinux.ip'" \
+			"$B2B" -q "$W/vmlinux.ip"
+	fi
+	rm -f "$W/vmlinux.try"
+	baselines vmlinux "$V" "$V"
+else
+	skip "6.12 vmlinux" "no vmlinux or .tmp_vmlinux1 with a .BTF section under .cache/kernel (make kernel-test builds one; or set BENCH_VMLINUX)"
+fi
+
+# ---- input 2: this machine's BTF + a .BTF_ids listing its kfuncs ----
+if [ -r "$SYS_BTF" ]; then
+	msg=$("$MKF" ids-for-btf "$SYS_BTF" "$W/sys-ids.o")
+	info=$("$PW" --info "$SYS_BTF")
+	input sys sys "$SYS_BTF (running kernel $(uname -r))" \
+		"$info; .BTF_ids object: ${msg#*: }; btf2btf --btf"
+	row sys btf2btf "$W/sys.b2b.btf" - "$B2B" -q --btf "$SYS_BTF" -o "$W/sys.b2b.btf" "$W/sys-ids.o"
+	baselines sys "$SYS_BTF" "$W/sys-ids.o" --btf "$SYS_BTF"
+else
+	skip "$SYS_BTF" "not readable (kernel without CONFIG_DEBUG_INFO_BTF?)"
+fi
+
+# ---- input 3: synthetic objects ----
+for n in $SIZES; do
+	id=synthetic-$n
+	"$MKF" synthetic "$n" "$W/$id.o"
+	info=$("$PW" --info "$W/$id.o")
+	input "$id" "synthetic:$n" "synthetic, $n kfuncs" \
+		"set8s of 1000, 3 decl tags each, every 10th KF_IMPLICIT_ARGS; $info"
+	row "$id" btf2btf "$W/$id.b2b.btf" - "$B2B" -q -o "$W/$id.b2b.btf" "$W/$id.o"
+	baselines "$id" "$W/$id.o" "$W/$id.o"
+done
+
+exec "$BENCH" -r "$RUNS" -w "$WARMUP" -l "$W/log" "$SPEC"
