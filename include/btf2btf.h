@@ -55,6 +55,9 @@ struct btf2btf_opts {
 	bool add_kfunc_tags;		/* add "bpf_kfunc" decl tags, as pahole >= 1.26 does */
 	btf2btf_log_fn log;		/* NULL: stay silent */
 	void *log_ctx;
+	/* For linting: set8s disagreeing on KF_IMPLICIT_ARGS for one kfunc are
+	 * a warning, not an error of open(); transform() then refuses. */
+	bool lenient;
 };
 
 /* How a kfunc was found. */
@@ -131,6 +134,26 @@ BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
+
+/* One (id, flags) pair of a set8 in .BTF_ids, as read. */
+struct btf2btf_set8_entry {
+	const char *set;		/* set8 name */
+	uint32_t set_flags;		/* BTF2BTF_SET8_* of that set8 */
+	const char *name;		/* from the pair's symbol (unresolved set8), else NULL */
+	uint32_t id;			/* resolved set8: the id the pair holds; else the FUNC
+					 * of that name in the BTF or its base (0: none) */
+	uint32_t flags;			/* the pair's flags word (KF_*) */
+};
+
+/* Pairs of every set8 attributed to a function, in set order. */
+BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
+BTF2BTF_API int btf2btf__set8_entry(const struct btf2btf *b, size_t idx,
+				    struct btf2btf_set8_entry *out);
+
+/* Index of the first implicit parameter (struct bpf_prog_aux *, through
+ * typedefs and modifiers) of FUNC_PROTO proto_id; -ENOENT if it has none,
+ * -EINVAL if proto_id is not a FUNC_PROTO. */
+BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */
 BTF2BTF_API const char *btf2btf__kf_flag_name(unsigned int bit);

@@ -32,6 +32,7 @@ struct btf2btf {
 	struct b2b_elf *elf;		/* NULL when path is raw BTF */
 	size_t btf_index;		/* .BTF section index in elf */
 	bool add_kfunc_tags;
+	bool lenient;
 	bool transformed;
 	bool changed;
 	struct btf *btf;
@@ -186,7 +187,7 @@ static int collect(struct btf2btf *b)
 	if (err)
 		return b2b_errno(&b->log, err, "out of memory");
 	err = b2b_collect_kfuncs(b->btf, &b->names, b->base ? &b->base_names : NULL, &b->tags,
-				 &b->ids, &b->kfuncs, &b->log);
+				 &b->ids, b->lenient, &b->kfuncs, &b->log);
 	if (err)
 		return err;
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -307,6 +308,8 @@ static int do_open(const char *path, const void *mem, size_t size,
 		b->log.fn = opts->log;
 		b->log.ctx = opts->log_ctx;
 		b->add_kfunc_tags = opts->add_kfunc_tags;
+		if (!opts->sz || opts->sz >= offsetof(struct btf2btf_opts, lenient) + sizeof(bool))
+			b->lenient = opts->lenient;
 	}
 	err = open_common(b, mem, size, opts);
 	if (err) {
@@ -429,6 +432,10 @@ int btf2btf__transform(struct btf2btf *b)
 
 	if (b->transformed)
 		return 0;
+	if (b->kfuncs.conflicts)
+		return b2b_errno(&b->log, -EINVAL,
+				 "%u kfunc(s) are KF_IMPLICIT_ARGS in one set8 but not in another: not transforming",
+				 b->kfuncs.conflicts);
 	err = check_impl_flagged(b);
 	if (err)
 		return err;
@@ -618,6 +625,45 @@ size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
 const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
 {
 	return idx < b->kfuncs.nr ? &b->kfuncs.items[idx] : NULL;
+}
+
+size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
+{
+	return b->ids.nr_entries;
+}
+
+int btf2btf__set8_entry(const struct btf2btf *b, size_t idx, struct btf2btf_set8_entry *out)
+{
+	const struct b2b_set8_entry *ent;
+	const struct b2b_set8 *set;
+
+	if (!out || idx >= b->ids.nr_entries)
+		return -EINVAL;
+	ent = &b->ids.entries[idx];
+	set = &b->ids.sets[ent->set];
+	memset(out, 0, sizeof(*out));
+	out->set = set->name;
+	out->set_flags = set->flags;
+	out->name = ent->name;
+	out->flags = ent->flags;
+	out->id = ent->id;
+	if (ent->name) {
+		out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
+		if (!out->id && b->base)
+			out->id = b2b_name_index_find(&b->base_names, ent->name, BTF_KIND_FUNC);
+	}
+	return 0;
+}
+
+int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
+{
+	const struct btf_type *t = btf ? btf__type_by_id(btf, proto_id) : NULL;
+	int idx;
+
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	idx = b2b_first_implicit_arg(btf, proto_id);
+	return idx < 0 ? -ENOENT : idx;
 }
 
 const char *btf2btf__kf_flag_name(unsigned int bit)

@@ -1,26 +1,360 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* --kfuncs, --diff and --check (issue 6). */
+/*
+ * --kfuncs: one row per kfunc (id, name, how it was found, set8s, flags,
+ * state, _impl, prototypes), before the transform or after it (-T); and
+ * the helpers --diff and --check share.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "cproto.h"
+#include "inspect.h"
+#include "json.h"
+#include "names.h"
+
+/* ---- shared ---- */
+
+static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
+{
+	if (level == BTF2BTF_LOG_WARN && cli_opts()->verbose < 1)
+		return;
+	cli_log_cb(level, msg, ctx);
+}
+
+int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf2btf **b)
+{
+	const struct cli_opts *o = cli_opts();
+	struct btf2btf_opts opts = {
+		.sz = sizeof(opts),
+		.btf_path = o->btf_path,
+		.base_path = o->base_path,
+		.add_kfunc_tags = o->add_kfunc_tags,
+		.log = quiet_warnings ? quiet_log_cb : cli_log_cb,
+		.lenient = lenient,
+	};
+	int err = btf2btf__open(path, &opts, b);
+
+	return err ? cli_fail(path, err) : 0;
+}
+
+char *inspect_flags_str(uint32_t flags)
+{
+	char buf[1024];
+	size_t len = 0;
+	uint32_t unknown = 0;
+
+	buf[0] = 0;
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		const char *n;
+
+		if (!(flags & (1U << bit)))
+			continue;
+		n = btf2btf__kf_flag_name(bit);
+		if (!n) {
+			unknown |= 1U << bit;
+			continue;
+		}
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "|" : "", n);
+	}
+	if (unknown)
+		snprintf(buf + len, sizeof(buf) - len, "%s0x%x", len ? "|" : "", unknown);
+	return strdup(buf);
+}
+
+void inspect_flags_json(struct json *j, uint32_t flags)
+{
+	uint32_t unknown = 0;
+
+	json_start_array(j);
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		const char *n;
+
+		if (!(flags & (1U << bit)))
+			continue;
+		n = btf2btf__kf_flag_name(bit);
+		if (n)
+			json_string(j, n);
+		else
+			unknown |= 1U << bit;
+	}
+	if (unknown) {
+		char hex[16];
+
+		snprintf(hex, sizeof(hex), "0x%x", unknown);
+		json_string(j, hex);
+	}
+	json_end_array(j);
+}
+
+const char *inspect_found_str(unsigned int found_by)
+{
+	switch (found_by & (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8)) {
+	case BTF2BTF_FOUND_TAG: return "tag";
+	case BTF2BTF_FOUND_SET8: return "set8";
+	case BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8: return "both";
+	default: return "-";
+	}
+}
+
+void inspect_found_json(struct json *j, unsigned int found_by)
+{
+	json_start_array(j);
+	if (found_by & BTF2BTF_FOUND_TAG)
+		json_string(j, "decl_tag");
+	if (found_by & BTF2BTF_FOUND_SET8)
+		json_string(j, "set8");
+	json_end_array(j);
+}
+
+void inspect_list_json(struct json *j, const char *list)
+{
+	json_start_array(j);
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		char *one = strndup(list, len);
+
+		json_string(j, one ? one : "");
+		free(one);
+		list += len + (comma != NULL);
+	}
+	json_end_array(j);
+}
+
+/* ---- --kfuncs ---- */
+
+struct krow {
+	const struct btf2btf_kfunc *k;
+	const char *state;
+	int implicit_arg;	/* in the kernel prototype, -1 if none */
+	uint32_t type_id;	/* the kfunc FUNC's proto, as it is now */
+	uint32_t impl_id;	/* 0: none (yet) */
+	bool impl_legacy;
+	bool implicit;		/* flagged KF_IMPLICIT_ARGS */
+	char impl_name[BTF2BTF_KSYM_NAME_LEN + 8];
+	char id_col[16], impl_col[32];
+	char *flags;
+	char *proto;		/* the prototype the kernel implements */
+	char *bpf_proto;	/* the prototype BPF programs see */
+};
+
+static const char *lib_state(enum btf2btf_kfunc_state s)
+{
+	switch (s) {
+	case BTF2BTF_KFUNC_PLAIN: return "plain";
+	case BTF2BTF_KFUNC_PENDING: return "pending";
+	case BTF2BTF_KFUNC_TRANSFORMED: return "transformed";
+	case BTF2BTF_KFUNC_LEGACY: return "legacy";
+	case BTF2BTF_KFUNC_ALREADY: return "already_transformed";
+	}
+	return "?";
+}
+
+static uint32_t proto_of(const struct btf *btf, uint32_t func_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, func_id);
+
+	return t ? t->type : 0;
+}
+
+static int fill_row(struct krow *r, const struct btf *btf, const struct names *funcs,
+		    bool transformed)
+{
+	const struct btf2btf_kfunc *k = r->k;
+	uint32_t kernel_proto;
+	const char *kernel_name = k->name;
+	int keep = -1;
+
+	r->type_id = proto_of(btf, k->btf_id);
+	r->implicit = k->flags & BTF2BTF_KF_IMPLICIT_ARGS;
+	r->flags = inspect_flags_str(k->flags);
+	snprintf(r->impl_name, sizeof(r->impl_name), "%s%s", k->name, BTF2BTF_IMPL_SUFFIX);
+	kernel_proto = r->type_id;
+	r->state = lib_state(k->state);
+
+	if (!r->implicit) {
+		/* nothing to say about an _impl */
+	} else if (transformed) {
+		/* the library's verdict; the kernel prototype is now _impl's */
+		r->impl_id = k->impl_id;
+		r->impl_legacy = k->state == BTF2BTF_KFUNC_LEGACY;
+		if (k->impl_id) {
+			kernel_proto = proto_of(btf, k->impl_id);
+			kernel_name = r->impl_name;
+		}
+	} else {
+		keep = btf2btf__implicit_arg(btf, r->type_id);
+		r->impl_id = names_lookup(funcs, r->impl_name, BTF_KIND_FUNC);
+		if (keep >= 0) {
+			r->impl_legacy = r->impl_id != 0;
+		} else if (r->impl_id &&
+			   btf2btf__implicit_arg(btf, proto_of(btf, r->impl_id)) ==
+			   (int)btf_vlen(btf__type_by_id(btf, r->type_id))) {
+			/* an earlier run's output: what -T would report too */
+			r->state = lib_state(BTF2BTF_KFUNC_ALREADY);
+			kernel_proto = proto_of(btf, r->impl_id);
+			kernel_name = r->impl_name;
+		} else {
+			r->state = "no_implicit_arg";
+		}
+	}
+	if (r->implicit)
+		r->implicit_arg = btf2btf__implicit_arg(btf, kernel_proto);
+	else
+		r->implicit_arg = -1;
+	if (r->implicit_arg < 0)
+		r->implicit_arg = -1;
+
+	r->proto = cproto_func(btf, kernel_proto, kernel_name, -1);
+	/* before the transform, what it will make of the kfunc: the
+	 * parameters before the first implicit one */
+	r->bpf_proto = cproto_func(btf, r->type_id, k->name, keep);
+
+	snprintf(r->id_col, sizeof(r->id_col), "%u", k->btf_id);
+	if (!r->implicit)
+		snprintf(r->impl_col, sizeof(r->impl_col), "-");
+	else if (r->impl_id)
+		snprintf(r->impl_col, sizeof(r->impl_col), "%u%s", r->impl_id,
+			 r->impl_legacy ? " legacy" : "");
+	else if (!strcmp(r->state, "pending"))
+		snprintf(r->impl_col, sizeof(r->impl_col), "new");
+	else
+		snprintf(r->impl_col, sizeof(r->impl_col), "?");
+	return r->flags && r->proto && r->bpf_proto ? 0 : -ENOMEM;
+}
+
+static void print_text(const struct krow *rows, size_t nr)
+{
+	static const char *const head[] = { "ID", "NAME", "FOUND", "SETS", "FLAGS", "STATE", "IMPL" };
+	size_t w[7];
+
+	for (int c = 0; c < 7; c++)
+		w[c] = strlen(head[c]);
+	for (size_t i = 0; i < nr; i++) {
+		const struct krow *r = &rows[i];
+		const char *col[7] = { r->id_col, r->k->name, inspect_found_str(r->k->found_by),
+				       *r->k->sets ? r->k->sets : "-", *r->flags ? r->flags : "-",
+				       r->state, r->impl_col };
+
+		for (int c = 0; c < 7; c++)
+			if (strlen(col[c]) > w[c])
+				w[c] = strlen(col[c]);
+	}
+	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], head[0], (int)w[1],
+	       head[1], (int)w[2], head[2], (int)w[3], head[3], (int)w[4], head[4], (int)w[5],
+	       head[5], (int)w[6], head[6], "PROTOTYPE");
+	for (size_t i = 0; i < nr; i++) {
+		const struct krow *r = &rows[i];
+
+		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s", (int)w[0], r->id_col,
+		       (int)w[1], r->k->name, (int)w[2], inspect_found_str(r->k->found_by),
+		       (int)w[3], *r->k->sets ? r->k->sets : "-", (int)w[4],
+		       *r->flags ? r->flags : "-", (int)w[5], r->state, (int)w[6], r->impl_col,
+		       r->proto);
+		if (strcmp(r->proto, r->bpf_proto))
+			printf("  [BPF: %s]", r->bpf_proto);
+		putchar('\n');
+	}
+}
+
+static void print_json(const struct btf2btf *b, const struct krow *rows, size_t nr,
+		       bool transformed)
+{
+	const struct cli_opts *o = cli_opts();
+	struct json j;
+
+	json_init(&j, stdout, o->pretty);
+	json_start_object(&j);
+	json_string_field(&j, "file", btf2btf__path(b));
+	json_bool_field(&j, "after_transform", transformed);
+	json_key(&j, "kfuncs");
+	json_start_array(&j);
+	for (size_t i = 0; i < nr; i++) {
+		const struct krow *r = &rows[i];
+
+		json_start_object(&j);
+		json_uint_field(&j, "id", r->k->btf_id);
+		json_string_field(&j, "name", r->k->name);
+		json_key(&j, "found_by");
+		inspect_found_json(&j, r->k->found_by);
+		json_key(&j, "sets");
+		inspect_list_json(&j, r->k->sets);
+		json_uint_field(&j, "flags", r->k->flags);
+		json_key(&j, "flag_names");
+		inspect_flags_json(&j, r->k->flags);
+		json_bool_field(&j, "implicit_args", r->implicit);
+		json_string_field(&j, "state", r->state);
+		json_uint_field(&j, "type_id", r->type_id);
+		json_string_field(&j, "proto", r->proto);
+		json_string_field(&j, "bpf_proto", r->bpf_proto);
+		json_key(&j, "implicit_arg");
+		if (r->implicit_arg >= 0)
+			json_int(&j, r->implicit_arg);
+		else
+			json_null(&j);
+		json_key(&j, "impl_id");
+		if (r->impl_id)
+			json_uint(&j, r->impl_id);
+		else
+			json_null(&j);
+		json_key(&j, "impl_name");
+		if (r->implicit)
+			json_string(&j, r->impl_name);
+		else
+			json_null(&j);
+		json_bool_field(&j, "impl_legacy", r->impl_legacy);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
 
 int cli_kfuncs(const char *path)
 {
-	(void)path;
-	cli_error("--kfuncs is not implemented yet");
-	return 1;
-}
+	const struct cli_opts *o = cli_opts();
+	struct names funcs = { 0 };
+	struct krow *rows = NULL;
+	struct btf2btf *b;
+	size_t nr;
+	int err = 0;
 
-int cli_diff(const char *old_path, const char *new_path)
-{
-	(void)old_path; (void)new_path;
-	cli_error("--diff is not implemented yet");
-	return 1;
-}
-
-int cli_check(const char *path)
-{
-	(void)path;
-	cli_error("--check is not implemented yet");
-	return 1;
+	/* without -T a set8 conflict is shown, not fatal (the transform refuses it) */
+	if (inspect_open(path, !o->transform, false, &b))
+		return 1;
+	if (o->transform) {
+		err = btf2btf__transform(b);
+		if (err) {
+			btf2btf__close(b);
+			return cli_fail(path, err);
+		}
+	}
+	nr = btf2btf__kfunc_cnt(b);
+	rows = calloc(nr ? nr : 1, sizeof(*rows));
+	err = rows ? names_build(&funcs, btf2btf__btf(b), BTF_KIND_FUNC) : -ENOMEM;
+	for (size_t i = 0; i < nr && !err; i++) {
+		rows[i].k = btf2btf__kfunc(b, i);
+		err = fill_row(&rows[i], btf2btf__btf(b), &funcs, o->transform);
+	}
+	if (!err) {
+		if (o->json)
+			print_json(b, rows, nr, o->transform);
+		else
+			print_text(rows, nr);
+	}
+	for (size_t i = 0; rows && i < nr; i++) {
+		free(rows[i].flags);
+		free(rows[i].proto);
+		free(rows[i].bpf_proto);
+	}
+	free(rows);
+	names_free(&funcs);
+	btf2btf__close(b);
+	if (err)
+		cli_error("%s: %s", path, strerror(-err));
+	return err ? 1 : 0;
 }

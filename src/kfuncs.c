@@ -250,6 +250,7 @@ struct rec {
 	unsigned int found_by;
 	const char *imp_set;	/* a set8 that flags it KF_IMPLICIT_ARGS */
 	const char *plain_set;	/* a set8 that does not */
+	bool conflict;		/* both: reported (lenient) */
 };
 
 struct builder {
@@ -409,7 +410,7 @@ fail:
 
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
 		       const struct b2b_name_index *base_names, const struct b2b_tag_index *tags,
-		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
+		       const struct b2b_btf_ids *ids, bool lenient, struct b2b_kfuncs *out,
 		       const struct b2b_log *log)
 {
 	const struct btf *base = btf__base_btf(btf);
@@ -455,12 +456,21 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 			r->imp_set = set->name;
 		else
 			r->plain_set = set->name;
-		if (r->imp_set && r->plain_set) {
+		if (r->imp_set && r->plain_set && !r->conflict) {
 			const struct btf_type *t = btf__type_by_id(btf, id);
+			const char *fn = btf__name_by_offset(btf, t->name_off);
 
+			if (lenient) {
+				/* for a lint: say it once, keep collecting */
+				b2b_warn(log, "kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
+					 fn, r->imp_set, r->plain_set);
+				r->conflict = true;
+				out->conflicts++;
+				continue;
+			}
 			err = b2b_errno(log, -EINVAL,
 					"kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
-					btf__name_by_offset(btf, t->name_off), r->imp_set, r->plain_set);
+					fn, r->imp_set, r->plain_set);
 			goto out;
 		}
 	}

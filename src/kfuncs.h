@@ -29,6 +29,7 @@ struct b2b_tag_index {
 struct b2b_kfuncs {
 	struct btf2btf_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
+	unsigned int conflicts;		/* lenient: set8s disagreeing on KF_IMPLICIT_ARGS */
 };
 
 int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf);
@@ -44,7 +45,7 @@ size_t b2b_tag_index_find(const struct b2b_tag_index *idx, const struct btf *btf
 
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
 		       const struct b2b_name_index *base_names, const struct b2b_tag_index *tags,
-		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
+		       const struct b2b_btf_ids *ids, bool lenient, struct b2b_kfuncs *out,
 		       const struct b2b_log *log);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 
