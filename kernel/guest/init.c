@@ -114,8 +114,12 @@ static void load_testmod(void)
 		err = errno;
 	if (fd >= 0)
 		close(fd);
-	result("bpf_testmod_load", !err && access("/sys/kernel/btf/bpf_testmod", R_OK) == 0,
-	       err ? "finit_module: %s" : "no /sys/kernel/btf/bpf_testmod", strerror(err));
+	if (err)
+		result("bpf_testmod_load", false, "finit_module: %s", strerror(err));
+	else if (access("/sys/kernel/btf/bpf_testmod", R_OK))
+		result("bpf_testmod_load", false, "no /sys/kernel/btf/bpf_testmod");
+	else
+		result("bpf_testmod_load", true, "/sys/kernel/btf/bpf_testmod present");
 }
 
 /* ---- BTF as the kernel exposes it ---------------------------------------- */
