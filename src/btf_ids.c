@@ -115,11 +115,12 @@ static int collect_sets(struct b2b_elf *e, const struct b2b_section *sec,
 		struct b2b_set8 *set;
 		uint64_t off;
 		GElf_Sym sym;
+		int in;
 
-		if (b2b_elf_sym(e, symtab, i, &sym, &name))
+		in = b2b_elf_sym_in(e, symtab, i, sec->index, &sym, &name);
+		if (in < 0)
 			return b2b_errno(log, -EINVAL, "cannot read symbol %zu", i);
-		if (sym.st_shndx != sec->index || !name ||
-		    strncmp(name, B2B_SET8_PREFIX, strlen(B2B_SET8_PREFIX)))
+		if (!in || !name || strncmp(name, B2B_SET8_PREFIX, strlen(B2B_SET8_PREFIX)))
 			continue;
 		if (!name[strlen(B2B_SET8_PREFIX)])
 			return b2b_errno(log, -EINVAL, ".BTF_ids: set8 symbol %s has no set name", name);
@@ -201,11 +202,12 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 		uint64_t off, rel;
 		GElf_Sym sym;
 		long s;
+		int in;
 
-		if (b2b_elf_sym(e, symtab, i, &sym, &name))
+		in = b2b_elf_sym_in(e, symtab, i, sec->index, &sym, &name);
+		if (in < 0)
 			return b2b_errno(log, -EINVAL, "cannot read symbol %zu", i);
-		if (sym.st_shndx != sec->index || !name ||
-		    strncmp(name, B2B_FUNC_PREFIX, strlen(B2B_FUNC_PREFIX)))
+		if (!in || !name || strncmp(name, B2B_FUNC_PREFIX, strlen(B2B_FUNC_PREFIX)))
 			continue;
 		off = sym.st_value - sec->shdr.sh_addr;
 		if (sym.st_value < sec->shdr.sh_addr || off > sec->size || sec->size - off < 4)

@@ -233,6 +233,17 @@ int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
 	return 0;
 }
 
+int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,
+		   GElf_Sym *sym, const char **name)
+{
+	if (!gelf_getsym(symtab->data, (int)i, sym))
+		return -EINVAL;
+	if (sym->st_shndx != shndx)
+		return 0;
+	*name = sym->st_name ? elf_strptr(e->elf, symtab->strndx, sym->st_name) : NULL;
+	return 1;
+}
+
 uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p)
 {
 	uint32_t v;

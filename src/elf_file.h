@@ -47,6 +47,11 @@ int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2
 /* NULL name when the symbol has none or it is out of the string table. */
 int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
 		GElf_Sym *sym, const char **name);
+/* The same for a symbol defined in section shndx only: 1, or 0 (name not
+ * looked up: elf_strptr on every symbol of a vmlinux costs more than the rest
+ * of the scan), or -EINVAL. */
+int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,
+		   GElf_Sym *sym, const char **name);
 
 /* Read a 32-bit word stored in the object's byte order. */
 uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);
