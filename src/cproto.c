@@ -65,13 +65,13 @@ static const char *name_of(const struct btf *btf, const struct btf_type *t)
 	return n && *n ? n : NULL;
 }
 
-/* Skip modifiers and type tags: is the first other type a pointer? */
+/* Skip modifiers: is the first other type a pointer? */
 static bool mods_on_ptr(const struct btf *btf, const struct btf_type *t)
 {
 	for (int depth = 0; t && depth < MAX_DEPTH; depth++) {
 		if (btf_is_ptr(t))
 			return true;
-		if (!btf_is_mod(t) && !btf_is_type_tag(t))
+		if (!btf_is_mod(t))
 			return false;
 		t = btf__type_by_id(btf, t->type);
 	}
@@ -179,7 +179,11 @@ static char *decl(const struct btf *btf, uint32_t id, char *inner, int depth, in
 		free(s);
 		return ps;
 	case BTF_KIND_TYPE_TAG:
-		return decl(btf, t->type, inner, depth + 1, -1);
+		/* as btf_dump prints it: void __attribute__((btf_type_tag("x"))) *p */
+		s = fmt("__attribute__((btf_type_tag(\"%s\")))%s%s", n ? n : "", *inner ? " " : "",
+			inner);
+		free(inner);
+		return decl(btf, t->type, s, depth + 1, -1);
 	case BTF_KIND_ARRAY:
 		inner = grouped(inner);
 		s = inner ? fmt("%s[%u]", inner, btf_array(t)->nelems) : NULL;

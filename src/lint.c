@@ -211,6 +211,7 @@ static void lint_kfunc(struct lint *l, const struct btf2btf_kfunc *k)
 	char impl_name[BTF2BTF_KSYM_NAME_LEN + 8];
 	uint32_t proto = proto_of(btf, k->btf_id), impl, impl_proto = 0, other;
 	int keep, vlen = vlen_of(btf, proto);
+	const char *proto_name = k->name;
 	char *ps;
 
 	if (!(k->found_by & BTF2BTF_FOUND_SET8)) {
@@ -244,6 +245,7 @@ static void lint_kfunc(struct lint *l, const struct btf2btf_kfunc *k)
 		if (impl_keep >= 0 && impl_keep == vlen && is_prefix(btf, proto, impl_proto, vlen)) {
 			/* already transformed: the source's prototype is _impl's */
 			proto = impl_proto;
+			proto_name = impl_name;
 			keep = impl_keep;
 			vlen = vlen_of(btf, proto);
 		} else {
@@ -268,13 +270,19 @@ static void lint_kfunc(struct lint *l, const struct btf2btf_kfunc *k)
 
 	if (keep < vlen - 1) {
 		const struct btf_param *p = btf_params(btf__type_by_id(btf, proto));
-		const char *pn = p[keep].name_off ? btf__name_by_offset(btf, p[keep].name_off) : NULL;
+		char dropped[256] = "";
+		size_t len = 0;
 
-		ps = proto_str(btf, proto, k->name);
+		for (int i = keep + 1; i < vlen && len < sizeof(dropped) - 1; i++) {
+			const char *pn = p[i].name_off ? btf__name_by_offset(btf, p[i].name_off) : NULL;
+
+			len += snprintf(dropped + len, sizeof(dropped) - len, "%s%s", len ? ", " : "",
+					pn && *pn ? pn : "(anon)");
+		}
+		ps = proto_str(btf, proto, proto_name);
 		report(l, "implicit-not-last", k->name, k->btf_id,
-		       "kfunc %s: the implicit argument%s%s is parameter %d of %d; the transform drops the %d after it: %s",
-		       k->name, pn && *pn ? " " : "", pn && *pn ? pn : "", keep + 1, vlen,
-		       vlen - keep - 1, ps ? ps : "?");
+		       "kfunc %s: the implicit argument is parameter %d of %d; the transform drops the parameters after it (%s): %s",
+		       k->name, keep + 1, vlen, dropped, ps ? ps : "?");
 		free(ps);
 	}
 

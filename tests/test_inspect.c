@@ -1,0 +1,1449 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --kfuncs, --diff and --check (issue 6): each view in text and in JSON
+ * (parsed back with jq and checked field by field, and against the text),
+ * each lint rule with a fixture that triggers it and a near miss that does
+ * not, the C prototype printer (against libbpf's btf_dump), and the library
+ * additions they use (lenient open, set8 entries, btf2btf__implicit_arg).
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "cproto.h"
+#include "helpers.h"
+
+#define KF_ACQUIRE	(1U << 0)
+#define KF_RET_NULL	(1U << 2)
+#define KF_SLEEPABLE	(1U << 5)
+#define IMP		BTF2BTF_KF_IMPLICIT_ARGS
+#define KFS		BTF2BTF_SET8_KFUNCS
+
+/* ---- small helpers ---- */
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	assert_non_null(d);
+	return d;
+}
+
+static char *xfmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *xfmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, f);
+	assert_true(vasprintf(&s, f, ap) >= 0);
+	va_end(ap);
+	return s;
+}
+
+static void run_cli(struct run *r, int want_status, const char *const *argv)
+{
+	th_run(r, argv);
+	if (r->status != want_status)
+		fail_msg("btf2btf %s %s: exit %d, wanted %d\nstdout: %s\nstderr: %s", argv[1],
+			 argv[2] ? argv[2] : "", r->status, want_status, r->out, r->err);
+}
+
+/* jq FILTER over text (written to a temp file); returns jq's stdout. */
+/* th_path() rotates through a few buffers: keep our own */
+static const char *doc_path(void)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/doc.json", th_tmpdir());
+	return path;
+}
+
+static char *jq(const char *json, const char *filter)
+{
+	const char *path = doc_path();
+	struct run r;
+	char *out;
+
+	th_require_tool("jq");
+	assert_int_equal(fx_write_file(path, json, strlen(json)), 0);
+	th_sh(&r, "jq -r '%s' %s", filter, path);
+	if (r.status)
+		fail_msg("jq '%s' failed (%d): %s\non: %s", filter, r.status, r.err, json);
+	out = r.out;
+	r.out = NULL;
+	th_run_free(&r);
+	return out;
+}
+
+/* Exactly one JSON document, an object. */
+static void assert_one_object(const char *json)
+{
+	char *n = jq(json, "type");
+
+	assert_string_equal(n, "object\n");
+	free(n);
+	{
+		const char *path = doc_path();
+		struct run r;
+
+		th_sh(&r, "jq -s length %s", path);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.out, "1\n");
+		th_run_free(&r);
+	}
+}
+
+/* Split s into lines (in place); returns the count. */
+static size_t split_lines(char *s, char **lines, size_t max)
+{
+	size_t n = 0;
+
+	for (char *save = NULL, *l = strtok_r(s, "\n", &save); l && n < max;
+	     l = strtok_r(NULL, "\n", &save))
+		lines[n++] = l;
+	return n;
+}
+
+/* Split a line on tabs (in place). */
+static size_t split_tabs(char *s, char **f, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		char *t = strchr(s, '\t');
+
+		f[n++] = s;
+		if (!t)
+			break;
+		*t = 0;
+		s = t + 1;
+	}
+	return n;
+}
+
+/* ---- fixtures for the lint rules and the views ---- */
+
+enum { T_VOID = 0, T_INT = 1, T_LONG, T_VOIDP, T_AUX, T_AUX_TD, T_CONST_AUX };
+
+struct tfn {
+	const char *name;
+	int ret;
+	int p[4];
+	int nr;
+	bool tag;		/* "bpf_kfunc" decl tag */
+};
+
+struct tset {
+	const char *name;
+	uint32_t flags;
+	struct fx_entry e[4];
+	size_t nr;
+};
+
+struct tobj {
+	struct tfn f[6];
+	struct tset s[3];
+	const char *struct_name;	/* a STRUCT of that name */
+	bool resolved;
+};
+
+static int map_type(const struct fx_btf *b, int t)
+{
+	switch (t) {
+	case T_INT: return b->t_int;
+	case T_LONG: return b->t_long;
+	case T_VOIDP: return b->t_voidp;
+	case T_AUX: return b->t_aux_ptr;
+	case T_AUX_TD: return b->t_aux_typedef_ptr;
+	case T_CONST_AUX: return b->t_const_aux_ptr;
+	default: return 0;
+	}
+}
+
+/* Write o as an object in the temp dir; returns its path (malloc'd). */
+static char *make_obj(const char *file, const struct tobj *o)
+{
+	struct fx_set8 sets[3];
+	struct fx_obj obj = { .resolved = o->resolved };
+	struct fx_btf b;
+	size_t size, nr_sets = 0;
+	char *path = xstrdup(th_path(file));
+	void *raw;
+
+	assert_int_equal(fx_btf_init(&b, NULL), 0);
+	for (int i = 0; i < 6 && o->f[i].name; i++) {
+		int params[4], id;
+
+		for (int k = 0; k < o->f[i].nr; k++)
+			params[k] = map_type(&b, o->f[i].p[k]);
+		id = fx_add_func(&b, o->f[i].name, map_type(&b, o->f[i].ret), params, o->f[i].nr);
+		assert_true(id > 0);
+		if (o->f[i].tag)
+			assert_true(btf__add_decl_tag(b.btf, "bpf_kfunc", id, -1) > 0);
+	}
+	if (o->struct_name)
+		assert_true(btf__add_struct(b.btf, o->struct_name, 4) > 0);
+	for (int s = 0; s < 3 && o->s[s].name; s++) {
+		sets[nr_sets] = (struct fx_set8){ o->s[s].name, o->s[s].flags, o->s[s].e, o->s[s].nr };
+		nr_sets++;
+	}
+	raw = fx_btf_raw(b.btf, &size);
+	assert_non_null(raw);
+	btf__free(b.btf);
+	obj.btf = raw;
+	obj.btf_size = size;
+	obj.sets = sets;
+	obj.nr_sets = nr_sets;
+	assert_int_equal(fx_write_elf(path, &obj), 0);
+	free(raw);
+	return path;
+}
+
+/* ---- lint rules: a case that triggers each, a near miss that does not ---- */
+
+struct lcase {
+	const char *test;	/* cmocka test name */
+	const char *rule;	/* NULL: must lint clean */
+	const char *name;	/* function the problem names */
+	bool transform_fails;	/* the transform refuses the object */
+	struct tobj o;
+};
+
+#define F(n, r, ...) { n, r, { __VA_ARGS__ }, sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), false }
+#define FT(n, r, ...) { n, r, { __VA_ARGS__ }, sizeof((int[]){ __VA_ARGS__ }) / sizeof(int), true }
+#define E(n, fl) { n, fl }
+#define S(n, fl, ...) { n, fl, { __VA_ARGS__ }, sizeof((struct fx_entry[]){ __VA_ARGS__ }) / sizeof(struct fx_entry) }
+
+static const struct lcase lint_cases[] = {
+	/* set8-no-func */
+	{ "lint_set8_no_func", "set8-no-func", "bpf_gone", false, {
+		.f = { F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_gone", KF_ACQUIRE)) } } },
+	{ "lint_set8_no_func_resolved", "set8-no-func", "", false, {
+		.f = { F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_gone", 0)) }, .resolved = true } },
+	{ "lint_set8_no_func_other_kind", "set8-no-func", "bpf_gone", false, {
+		.f = { F("bpf_a", T_INT, T_INT) }, .struct_name = "bpf_gone",
+		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_gone", 0)) } } },
+	{ "lint_set8_no_func_clean", NULL, NULL, false, {
+		.f = { F("bpf_a", T_INT, T_INT), F("bpf_b", T_INT, T_LONG) },
+		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_b", 0)) }, .resolved = true } },
+	/* set8-flags-ignored */
+	{ "lint_set8_flags_ignored", "set8-flags-ignored", "bpf_h", false, {
+		.f = { F("bpf_h", T_INT, T_AUX), F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", KF_SLEEPABLE)), S("plain", 0, E("bpf_h", KF_SLEEPABLE)) } } },
+	{ "lint_set8_flags_ignored_clean", NULL, NULL, false, {
+		.f = { F("bpf_h", T_INT, T_AUX), F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", KF_SLEEPABLE)), S("plain", 0, E("bpf_h", 0)) } } },
+	/* set8-conflict: open() itself refuses this one without lenient */
+	{ "lint_set8_conflict", "set8-conflict", "bpf_c", true, {
+		.f = { F("bpf_c", T_INT, T_INT, T_AUX) },
+		.s = { S("a", KFS, E("bpf_c", IMP)), S("b", KFS, E("bpf_c", KF_SLEEPABLE)) } } },
+	{ "lint_set8_conflict_clean", NULL, NULL, false, {
+		.f = { F("bpf_c", T_INT, T_INT, T_AUX) },
+		.s = { S("a", KFS, E("bpf_c", IMP)), S("b", KFS, E("bpf_c", IMP | KF_SLEEPABLE)) } } },
+	/* tag-not-in-set */
+	{ "lint_tag_not_in_set", "tag-not-in-set", "bpf_t", false, {
+		.f = { FT("bpf_t", T_INT, T_INT), F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", 0)) } } },
+	{ "lint_tag_only_in_plain_set8", "tag-not-in-set", "bpf_t", false, {
+		.f = { FT("bpf_t", T_INT, T_INT), F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", 0)), S("plain", 0, E("bpf_t", 0)) } } },
+	{ "lint_tag_not_in_set_clean", NULL, NULL, false, {
+		.f = { FT("bpf_t", T_INT, T_INT), F("bpf_a", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_t", KF_RET_NULL)) } } },
+	/* implicit-no-arg */
+	{ "lint_implicit_no_arg", "implicit-no-arg", "bpf_n", true, {
+		.f = { F("bpf_n", T_INT, T_INT, T_LONG) },
+		.s = { S("kf", KFS, E("bpf_n", IMP)) } } },
+	{ "lint_implicit_no_arg_clean", NULL, NULL, false, {
+		.f = { F("bpf_n", T_INT, T_INT, T_AUX_TD) },
+		.s = { S("kf", KFS, E("bpf_n", IMP)) } } },
+	/* implicit-not-last */
+	{ "lint_implicit_not_last", "implicit-not-last", "bpf_m", false, {
+		.f = { F("bpf_m", T_INT, T_INT, T_CONST_AUX, T_LONG) },
+		.s = { S("kf", KFS, E("bpf_m", IMP)) } } },
+	{ "lint_implicit_not_last_clean", NULL, NULL, false, {
+		.f = { F("bpf_m", T_INT, T_INT, T_LONG, T_CONST_AUX) },
+		.s = { S("kf", KFS, E("bpf_m", IMP)) } } },
+	/* impl-not-func */
+	{ "lint_impl_not_func", "impl-not-func", "bpf_s", true, {
+		.f = { F("bpf_s", T_INT, T_INT, T_AUX) }, .struct_name = "bpf_s_impl",
+		.s = { S("kf", KFS, E("bpf_s", IMP)) } } },
+	{ "lint_impl_not_func_clean", NULL, NULL, false, {
+		.f = { F("bpf_s", T_INT, T_INT, T_AUX), F("bpf_s_impl", T_INT, T_INT, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_s", IMP), E("bpf_s_impl", 0)) } } },
+	/* impl-flagged */
+	{ "lint_impl_flagged", "impl-flagged", "bpf_d", true, {
+		.f = { F("bpf_d", T_INT, T_INT, T_AUX), F("bpf_d_impl", T_INT, T_INT, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_d", IMP), E("bpf_d_impl", IMP)) } } },
+	{ "lint_impl_flagged_clean", NULL, NULL, false, {
+		.f = { F("bpf_d", T_INT, T_INT, T_AUX), F("bpf_d_impl", T_INT, T_INT, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_d", IMP), E("bpf_d_impl", KF_SLEEPABLE)) } } },
+	/* impl-proto-mismatch */
+	{ "lint_impl_proto_mismatch", "impl-proto-mismatch", "bpf_p", true, {
+		.f = { F("bpf_p", T_INT, T_INT, T_AUX), F("bpf_p_impl", T_INT, T_LONG, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_p", IMP), E("bpf_p_impl", 0)) } } },
+	{ "lint_impl_proto_mismatch_clean", NULL, NULL, false, {
+		.f = { F("bpf_p", T_VOIDP, T_INT, T_LONG, T_AUX),
+		       F("bpf_p_impl", T_VOIDP, T_INT, T_LONG, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_p", IMP)) } } },
+};
+
+/* Every rule --check has, each must appear in lint_cases (triggered). */
+static const char *const all_rules[] = {
+	"set8-no-func", "set8-flags-ignored", "set8-conflict", "tag-not-in-set",
+	"implicit-no-arg", "implicit-not-last", "impl-not-func", "impl-flagged",
+	"impl-proto-mismatch",
+};
+
+static void check_lint_output(const struct lcase *c, const char *obj, const char *when)
+{
+	const char *argv[] = { "btf2btf", "--check", obj, NULL };
+	const char *jargv[] = { "btf2btf", "--check", "-j", obj, NULL };
+	char *lines[16], *prefix, *tsv, *want;
+	struct run r;
+	size_t n;
+
+	run_cli(&r, c->rule ? 1 : 0, argv);
+	/* problems are output, not errors: nothing on stderr, no dying */
+	if (*r.err)
+		fail_msg("%s (%s): stderr: %s", c->test, when, r.err);
+	n = split_lines(r.out, lines, 16);
+	if (!c->rule) {
+		if (n)
+			fail_msg("%s (%s): should lint clean, got: %s", c->test, when, lines[0]);
+	} else {
+		prefix = xfmt("%s: %s: ", obj, c->rule);
+		if (n != 1 || strncmp(lines[0], prefix, strlen(prefix)))
+			fail_msg("%s (%s): wanted one '%s...' line, got %zu: %s", c->test, when,
+				 prefix, n, n ? lines[0] : "");
+		if (*c->name && !strstr(lines[0], c->name))
+			fail_msg("%s (%s): the line does not name %s: %s", c->test, when, c->name,
+				 lines[0]);
+		free(prefix);
+	}
+	th_run_free(&r);
+
+	run_cli(&r, c->rule ? 1 : 0, jargv);
+	assert_string_equal(r.err, "");
+	assert_one_object(r.out);
+	tsv = jq(r.out, "[.file, .clean, (.problems|length), (.problems[0].rule // \"-\"), "
+			"(.problems[0].name // \"-\"), (.problems[0].detail|type)] | @tsv");
+	want = c->rule ? xfmt("%s\tfalse\t1\t%s\t%s\tstring\n", obj, c->rule, c->name)
+		       : xfmt("%s\ttrue\t0\t-\t-\tnull\n", obj);
+	assert_string_equal(tsv, want);
+	free(tsv);
+	free(want);
+	th_run_free(&r);
+}
+
+static void test_lint_case(void **state)
+{
+	const struct lcase *c = *state;
+	char *obj = make_obj("lint.o", &c->o);
+	const char *xargv[] = { "btf2btf", "-q", obj, NULL };
+	struct run r;
+
+	check_lint_output(c, obj, "as built");
+
+	/* what the lint predicts about the transform */
+	th_run(&r, xargv);
+	if (c->transform_fails) {
+		if (!r.status)
+			fail_msg("%s: the transform should refuse this object", c->test);
+		assert_non_null(strstr(r.err, "btf2btf: error: "));
+	} else {
+		if (r.status)
+			fail_msg("%s: transform failed: %s", c->test, r.err);
+		/* after the transform: the same verdict (a reduced kfunc with its
+		 * _impl is not "no implicit argument") */
+		check_lint_output(c, obj, "after the transform");
+	}
+	th_run_free(&r);
+	free(obj);
+	th_cleanup();
+}
+
+/* Every rule has a triggering case and a clean near miss in the table. */
+static void test_lint_rules_covered(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(all_rules) / sizeof(all_rules[0]); i++) {
+		bool hit = false, clean = false;
+
+		for (size_t k = 0; k < sizeof(lint_cases) / sizeof(lint_cases[0]); k++) {
+			const struct lcase *c = &lint_cases[k];
+			size_t len = strlen(c->test);
+
+			if (c->rule && !strcmp(c->rule, all_rules[i]))
+				hit = true;
+			/* "lint_<rule with _>_clean" */
+			if (!c->rule && len > 6 && !strcmp(c->test + len - 6, "_clean")) {
+				char want[64];
+				size_t j;
+
+				snprintf(want, sizeof(want), "lint_%s_clean", all_rules[i]);
+				for (j = 0; want[j]; j++)
+					if (want[j] == '-')
+						want[j] = '_';
+				if (!strcmp(c->test, want))
+					clean = true;
+			}
+		}
+		if (!hit || !clean)
+			fail_msg("rule %s lacks a %s case", all_rules[i], hit ? "clean" : "triggering");
+	}
+}
+
+/* The compiled fixtures: their deliberate problems, and a clean object. */
+static void test_lint_fixtures(void **state)
+{
+	const char *const objs[] = { "kfuncs.gcc.o", "kfuncs.clang.o", "basic.o",
+				     "basic-resolved.o" };
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		const char *obj = th_fixture(objs[i]);
+
+		run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", obj, NULL });
+		assert_int_equal(th_count_lines(r.out), 2);
+		assert_non_null(strstr(r.out, ": set8-flags-ignored: set8 test_plain_set8 gives helper_in_plain_set8 flags KF_SLEEPABLE"));
+		assert_non_null(strstr(r.out, ": implicit-not-last: kfunc bpf_kfunc_implicit_mid: the implicit argument is parameter 2 of 3"));
+		th_run_free(&r);
+	}
+	/* a module against its base */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--check", "--btf-base", th_fixture("split.o"),
+					 th_fixture("split.o.ko"), NULL });
+	assert_string_equal(r.out, "");
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--check", th_fixture("split.o"), NULL });
+	th_run_free(&r);
+}
+
+/* A malformed object is an error (exit 1, one message), not a lint line. */
+static void test_lint_malformed(void **state)
+{
+	const char *bad = th_path("bad.o");
+	struct run r;
+
+	(void)state;
+	assert_int_equal(fx_write_file(bad, "not an object", 13), 0);
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", bad, NULL });
+	assert_string_equal(r.out, "");
+	assert_int_equal(th_count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "btf2btf: error: "));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* ---- library additions ---- */
+
+static void test_lib_lenient_and_entries(void **state)
+{
+	const struct lcase *c = &lint_cases[6];	/* set8-conflict */
+	char *obj = make_obj("conflict.o", &c->o);
+	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	struct btf2btf_set8_entry e;
+	struct btf2btf *b = NULL;
+
+	(void)state;
+	assert_string_equal(c->rule, "set8-conflict");
+	th_log_reset();
+	assert_int_equal(btf2btf__open(obj, &o, &b), -EINVAL);
+	assert_null(b);
+	assert_non_null(strstr(th_log_errors, "KF_IMPLICIT_ARGS in set8 a but not in set8 b"));
+	o.lenient = true;
+	th_log_reset();
+	assert_int_equal(btf2btf__open(obj, &o, &b), 0);
+	assert_int_equal(th_log_error_count, 0);
+	assert_int_equal(btf2btf__kfunc_cnt(b), 1);
+	assert_int_equal(btf2btf__kfunc(b, 0)->flags, IMP | KF_SLEEPABLE);
+	assert_int_equal(btf2btf__set8_entry_cnt(b), 2);
+	assert_int_equal(btf2btf__set8_entry(b, 0, &e), 0);
+	assert_string_equal(e.set, "a");
+	assert_int_equal(e.set_flags, KFS);
+	assert_string_equal(e.name, "bpf_c");
+	assert_int_equal(e.id, btf2btf__kfunc(b, 0)->btf_id);
+	assert_int_equal(e.flags, IMP);
+	assert_int_equal(btf2btf__set8_entry(b, 1, &e), 0);
+	assert_string_equal(e.set, "b");
+	assert_int_equal(e.flags, KF_SLEEPABLE);
+	assert_int_equal(btf2btf__set8_entry(b, 2, &e), -EINVAL);
+	/* a lenient handle with a conflict is not transformed */
+	th_log_reset();
+	assert_int_equal(btf2btf__transform(b), -EINVAL);
+	assert_int_equal(th_log_error_count, 1);
+	btf2btf__close(b);
+	free(obj);
+	th_cleanup();
+}
+
+static void test_lib_entries_resolved(void **state)
+{
+	struct btf2btf *b = th_open(th_fixture("basic-resolved.o"), NULL);
+	struct btf2btf *u = th_open(th_fixture("basic.o"), NULL);
+	const struct btf *btf = btf2btf__btf(b);
+	size_t n = btf2btf__set8_entry_cnt(b);
+
+	(void)state;
+	assert_int_equal(n, 8);
+	assert_int_equal(btf2btf__set8_entry_cnt(u), 8);
+	for (size_t i = 0; i < n; i++) {
+		struct btf2btf_set8_entry e, f;
+		const struct btf_type *t;
+
+		assert_int_equal(btf2btf__set8_entry(b, i, &e), 0);
+		assert_null(e.name);		/* read by id */
+		t = btf__type_by_id(btf, e.id);
+		assert_non_null(t);
+		assert_true(btf_is_func(t));
+		/* the same pairs as the unresolved object, in id order per set */
+		for (size_t k = 0; k < n; k++) {
+			assert_int_equal(btf2btf__set8_entry(u, k, &f), 0);
+			if (!strcmp(f.name, btf__name_by_offset(btf, t->name_off))) {
+				assert_string_equal(f.set, e.set);
+				assert_int_equal(f.set_flags, e.set_flags);
+				assert_int_equal(f.flags, e.flags);
+				assert_int_equal(f.id, e.id);
+			}
+		}
+	}
+	btf2btf__close(b);
+	btf2btf__close(u);
+}
+
+static void test_lib_implicit_arg(void **state)
+{
+	struct btf2btf *b = th_open(th_fixture("kfuncs.gcc.o"), NULL);
+	const struct btf *btf = btf2btf__btf(b);
+	static const struct { const char *func; int idx; } want[] = {
+		{ "bpf_kfunc_implicit_arg", 1 }, { "bpf_kfunc_implicit_mid", 1 },
+		{ "bpf_kfunc_implicit_typedef", 1 }, { "bpf_wq_set_callback", 3 },
+		{ "bpf_kfunc_noflags", -ENOENT }, { "helper_with_aux", 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int id = th_find(btf, want[i].func, BTF_KIND_FUNC);
+
+		assert_int_equal(btf2btf__implicit_arg(btf, btf__type_by_id(btf, id)->type),
+				 want[i].idx);
+	}
+	/* a FUNC, not its FUNC_PROTO; past the end */
+	assert_int_equal(btf2btf__implicit_arg(btf, th_find(btf, "helper_with_aux", BTF_KIND_FUNC)),
+			 -EINVAL);
+	assert_int_equal(btf2btf__implicit_arg(btf, btf__type_cnt(btf)), -EINVAL);
+	btf2btf__close(b);
+}
+
+/* ---- the C prototype printer ---- */
+
+static void test_cproto_shapes(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int i_int, i_char, p_int, c_int, p_c_int, c_p_int, v_p_int, arr, p_arr, anon, p_anon,
+	    un, fwdu, en, p_en, td, fp_proto, p_fp, fp2_proto, p_p_int, f_ret_ptr, p_f_ret_ptr,
+	    vararg, noarg, big, func, p_un, p_fwdu, p_cchar;
+	char *s;
+
+	(void)state;
+	assert_non_null(btf);
+	i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	i_char = btf__add_int(btf, "char", 1, BTF_INT_CHAR);
+	p_int = btf__add_ptr(btf, i_int);
+	c_int = btf__add_const(btf, i_int);
+	p_c_int = btf__add_ptr(btf, c_int);			/* const int * */
+	c_p_int = btf__add_const(btf, p_int);			/* int *const */
+	v_p_int = btf__add_volatile(btf, c_p_int);		/* int *const volatile */
+	arr = btf__add_array(btf, i_int, i_char, 4);		/* char[4] */
+	p_arr = btf__add_ptr(btf, arr);				/* char (*)[4] */
+	anon = btf__add_struct(btf, NULL, 4);
+	btf__add_field(btf, "x", i_int, 0, 0);
+	p_anon = btf__add_ptr(btf, anon);
+	un = btf__add_union(btf, "u", 4);
+	fwdu = btf__add_fwd(btf, "fu", BTF_FWD_UNION);
+	en = btf__add_enum(btf, "e", 4);
+	btf__add_enum_value(btf, "E0", 0);
+	p_en = btf__add_ptr(btf, en);
+	td = btf__add_typedef(btf, "u32_t", i_int);
+	fp_proto = btf__add_func_proto(btf, i_int);		/* int (*)(char, int *) */
+	btf__add_func_param(btf, NULL, i_char);
+	btf__add_func_param(btf, NULL, p_int);
+	p_fp = btf__add_ptr(btf, fp_proto);
+	p_p_int = btf__add_ptr(btf, p_int);
+	fp2_proto = btf__add_func_proto(btf, p_p_int);		/* int **(*)(void) */
+	f_ret_ptr = fp2_proto;
+	p_f_ret_ptr = btf__add_ptr(btf, f_ret_ptr);
+	p_cchar = btf__add_ptr(btf, btf__add_const(btf, i_char));
+	vararg = btf__add_func_proto(btf, 0);
+	btf__add_func_param(btf, "fmt", p_cchar);
+	btf__add_func_param(btf, NULL, 0);
+	noarg = btf__add_func_proto(btf, p_anon);
+	p_un = btf__add_ptr(btf, un);
+	p_fwdu = btf__add_ptr(btf, fwdu);
+	big = btf__add_func_proto(btf, p_fp);			/* returns a function pointer */
+	btf__add_func_param(btf, "a", p_c_int);
+	btf__add_func_param(btf, "b", c_p_int);
+	btf__add_func_param(btf, "c", v_p_int);
+	btf__add_func_param(btf, "d", p_arr);
+	btf__add_func_param(btf, "e", p_un);
+	btf__add_func_param(btf, "f", p_fwdu);
+	btf__add_func_param(btf, "g", p_en);
+	btf__add_func_param(btf, "h", td);
+	btf__add_func_param(btf, "i", p_f_ret_ptr);
+	func = btf__add_func(btf, "big", BTF_FUNC_GLOBAL, big);
+	assert_true(func > 0);
+
+	s = cproto_func(btf, big, "big", -1);
+	assert_string_equal(s, "int (*big(const int *a, int *const b, int *const volatile c, "
+			       "char (*d)[4], union u *e, union fu *f, enum e *g, u32_t h, "
+			       "int **(*i)(void)))(char, int *)");
+	free(s);
+	s = cproto_func(btf, big, "big", 2);
+	assert_string_equal(s, "int (*big(const int *a, int *const b))(char, int *)");
+	free(s);
+	s = cproto_func(btf, big, "big", 0);
+	assert_string_equal(s, "int (*big(void))(char, int *)");
+	free(s);
+	s = cproto_func(btf, vararg, "pr", -1);
+	assert_string_equal(s, "void pr(const char *fmt, ...)");
+	free(s);
+	s = cproto_func(btf, noarg, "get", -1);
+	assert_string_equal(s, "struct {...} *get(void)");
+	free(s);
+	s = cproto_type(btf, p_fp);
+	assert_string_equal(s, "int (*)(char, int *)");
+	free(s);
+	s = cproto_type(btf, arr);
+	assert_string_equal(s, "char [4]");
+	free(s);
+	/* a FUNC prints as its prototype; a bad id as "?" */
+	s = cproto_func(btf, func, "big2", 1);
+	assert_string_equal(s, "int (*big2(const int *a))(char, int *)");
+	free(s);
+	s = cproto_type(btf, 9999);
+	assert_string_equal(s, "?");
+	free(s);
+	btf__free(btf);
+}
+
+static void collect_dump(void *ctx, const char *fmt, va_list ap)
+{
+	char **acc = ctx, *more, *joined;
+
+	assert_true(vasprintf(&more, fmt, ap) >= 0);
+	assert_true(asprintf(&joined, "%s%s", *acc ? *acc : "", more) >= 0);
+	free(*acc);
+	free(more);
+	*acc = joined;
+}
+
+/* Every FUNC of the compiled fixtures (and of the kernel's BTF when there is
+ * one) prints as libbpf's btf_dump__emit_type_decl prints it. */
+static void test_cproto_matches_btf_dump(void **state)
+{
+	const char *paths[] = { th_fixture("kfuncs.gcc.o"), th_fixture("kfuncs.clang.o"),
+				"/sys/kernel/btf/vmlinux" };
+	size_t checked = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct btf *btf = i < 2 ? th_parse(paths[i], NULL) : btf__parse(paths[i], NULL);
+		struct btf_dump *d;
+		char *acc = NULL;
+
+		if (!btf)
+			continue;	/* no kernel BTF here */
+		d = btf_dump__new(btf, collect_dump, &acc, NULL);
+		assert_non_null(d);
+		for (uint32_t id = 1; id < btf__type_cnt(btf); id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			const char *name = btf__name_by_offset(btf, t->name_off);
+			LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
+			char *mine;
+
+			if (!btf_is_func(t))
+				continue;
+			mine = cproto_func(btf, t->type, name, -1);
+			assert_int_equal(btf_dump__emit_type_decl(d, t->type, &o), 0);
+			/* btf_dump prints anonymous types in full: skip those;
+			 * it prints no parameters as "()", we as "(void)" */
+			for (char *v; (v = strstr(mine, "(void)"));)
+				memmove(v + 1, v + 5, strlen(v + 5) + 1);
+			/* and "* const", "* (*f)", we "*const", "*(*f)" */
+			for (char *v; (v = strstr(acc, "* const")) || (v = strstr(acc, "* volatile")) ||
+				      (v = strstr(acc, "* restrict")) || (v = strstr(acc, "* (")) ||
+				      (v = strstr(acc, "* *"));)
+				memmove(v + 1, v + 2, strlen(v + 2) + 1);
+			/* and renames same-named types "x___2" (to compile); we do not */
+			for (char *v = acc; (v = strstr(v, "___"));) {
+				size_t nd = strspn(v + 3, "0123456789");
+
+				if (nd)
+					memmove(v, v + 3 + nd, strlen(v + 3 + nd) + 1);
+				else
+					v += 3;
+			}
+			/* and stacked qualifiers innermost first */
+			for (char *v; (v = strstr(acc, "volatile const "));)
+				memcpy(v, "const volatile ", 15);
+			if (!strstr(mine, "{...}")) {
+				if (strcmp(mine, acc))
+					fail_msg("%s [%u]: mine '%s', btf_dump '%s'", paths[i], id, mine, acc);
+				checked++;
+			}
+			free(mine);
+			free(acc);
+			acc = NULL;
+		}
+		btf_dump__free(d);
+		btf__free(btf);
+	}
+	assert_true(checked >= 20);
+}
+
+/* ---- --kfuncs ---- */
+
+struct krow {
+	char *col[8];		/* ID NAME FOUND SETS FLAGS STATE IMPL PROTOTYPE */
+	char *bpf;		/* from "  [BPF: ...]", or the prototype */
+};
+
+/* Parse the table by the header's column starts. */
+static size_t parse_kfuncs(char *out, struct krow *rows, size_t max)
+{
+	static const char *const head[8] = { "ID", "NAME", "FOUND", "SETS", "FLAGS", "STATE",
+					     "IMPL", "PROTOTYPE" };
+	char *lines[256];
+	size_t n = split_lines(out, lines, 256), start[9];
+
+	assert_true(n >= 1);
+	for (int c = 0; c < 8; c++) {
+		char *p = strstr(lines[0], head[c]);
+
+		assert_non_null(p);
+		start[c] = p - lines[0];
+	}
+	assert_int_equal(start[0], 0);
+	for (size_t i = 1; i < n && i - 1 < max; i++) {
+		struct krow *r = &rows[i - 1];
+		char *line = lines[i], *bpf;
+
+		assert_true(strlen(line) > start[7]);
+		for (int c = 0; c < 8; c++) {
+			size_t a = start[c], b = c < 7 ? start[c + 1] : strlen(line);
+			char *v = strndup(line + a, b - a);
+
+			assert_non_null(v);
+			for (size_t e = strlen(v); e && v[e - 1] == ' '; e--)
+				v[e - 1] = 0;
+			/* columns are separated by two spaces at least */
+			if (c < 7)
+				assert_true(b - a >= strlen(v) + 2);
+			r->col[c] = v;
+		}
+		bpf = strstr(r->col[7], "  [BPF: ");
+		if (bpf) {
+			*bpf = 0;
+			bpf += strlen("  [BPF: ");
+			assert_int_equal(bpf[strlen(bpf) - 1], ']');
+			r->bpf = strndup(bpf, strlen(bpf) - 1);
+		} else {
+			r->bpf = xstrdup(r->col[7]);
+		}
+	}
+	return n - 1;
+}
+
+static void free_rows(struct krow *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (int c = 0; c < 8; c++)
+			free(rows[i].col[c]);
+		free(rows[i].bpf);
+	}
+}
+
+struct kwant {
+	const char *name, *flags;
+	bool implicit, legacy;
+	const char *proto, *bpf;	/* %s: how the compiler names long */
+};
+
+static const struct kwant kfuncs_want[] = {
+	{ "bpf_kfunc_implicit_arg", "KF_IMPLICIT_ARGS", true, false,
+	  "int bpf_kfunc_implicit_arg(int a, struct bpf_prog_aux *aux)",
+	  "int bpf_kfunc_implicit_arg(int a)" },
+	{ "bpf_kfunc_implicit_arg_legacy", "KF_IMPLICIT_ARGS", true, true,
+	  "int bpf_kfunc_implicit_arg_legacy(int a, int b, struct bpf_prog_aux *aux)",
+	  "int bpf_kfunc_implicit_arg_legacy(int a, int b)" },
+	{ "bpf_kfunc_implicit_arg_legacy_impl", "-", false, false,
+	  "int bpf_kfunc_implicit_arg_legacy_impl(int a, int b, struct bpf_prog_aux *aux)", NULL },
+	{ "bpf_kfunc_implicit_mid", "KF_SLEEPABLE|KF_IMPLICIT_ARGS", true, false,
+	  "int bpf_kfunc_implicit_mid(int a, const struct bpf_prog_aux *aux, %s b)",
+	  "int bpf_kfunc_implicit_mid(int a)" },
+	{ "bpf_kfunc_implicit_typedef", "KF_RET_NULL|KF_IMPLICIT_ARGS", true, false,
+	  "void *bpf_kfunc_implicit_typedef(void *p, bpf_prog_aux_t *aux)",
+	  "void *bpf_kfunc_implicit_typedef(void *p)" },
+	{ "bpf_kfunc_plain_aux", "-", false, false,
+	  "int bpf_kfunc_plain_aux(int a, struct bpf_prog_aux *aux)", NULL },
+	{ "bpf_kfunc_noflags", "KF_ACQUIRE|KF_RET_NULL", false, false,
+	  "int bpf_kfunc_noflags(int a)", NULL },
+	{ "bpf_wq_set_callback", "KF_IMPLICIT_ARGS", true, false,
+	  "int bpf_wq_set_callback(struct bpf_wq *wq, int (*callback_fn)(void *, int *, void *), unsigned int flags, struct bpf_prog_aux *aux)",
+	  "int bpf_wq_set_callback(struct bpf_wq *wq, int (*callback_fn)(void *, int *, void *), unsigned int flags)" },
+};
+
+#define NR_KWANT (sizeof(kfuncs_want) / sizeof(kfuncs_want[0]))
+
+/* "name(" -> "name_impl(" in the first place it occurs. */
+static char *impl_named(const char *proto, const char *name)
+{
+	char *key = xfmt("%s(", name), *at = strstr(proto, key), *s;
+
+	assert_non_null(at);
+	s = xfmt("%.*s%s_impl%s", (int)(at - proto), proto, name, at + strlen(name));
+	free(key);
+	return s;
+}
+
+enum kview { BEFORE, AFTER_T, TRANSFORMED_FILE };
+
+/*
+ * Check the rows of one view of kfuncs.{gcc,clang}.o. btf is the BTF the ids
+ * refer to (the transformed file for AFTER_T and TRANSFORMED_FILE).
+ */
+static void check_kfunc_rows(struct krow *rows, size_t n, const struct btf *btf,
+			     const char *found, const char *longname, enum kview v)
+{
+	assert_int_equal(n, NR_KWANT);
+	for (size_t i = 0; i < NR_KWANT; i++) {
+		const struct kwant *w = &kfuncs_want[i];
+		struct krow *r = NULL;
+		char *proto = xfmt(w->proto, longname), *want_proto, *impl, *idstr;
+		int id = th_find(btf, w->name, BTF_KIND_FUNC), impl_id = 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(rows[k].col[1], w->name))
+				r = &rows[k];
+		if (!r)
+			fail_msg("no row for %s", w->name);
+		idstr = xfmt("%d", id);
+		assert_string_equal(r->col[0], idstr);
+		assert_string_equal(r->col[2], found);
+		assert_string_equal(r->col[3], "test_kfunc_ids");
+		assert_string_equal(r->col[4], w->flags);
+		if (w->implicit) {
+			char *iname = xfmt("%s_impl", w->name);
+
+			impl_id = v == BEFORE && !w->legacy ? 0 : th_find(btf, iname, BTF_KIND_FUNC);
+			free(iname);
+		}
+		if (!w->implicit) {
+			assert_string_equal(r->col[5], "plain");
+			assert_string_equal(r->col[6], "-");
+			assert_string_equal(r->col[7], proto);
+			assert_string_equal(r->bpf, proto);
+		} else {
+			const char *state = v == BEFORE ? "pending"
+					    : v == TRANSFORMED_FILE ? "already_transformed"
+					    : w->legacy ? "legacy" : "transformed";
+
+			assert_string_equal(r->col[5], state);
+			impl = impl_id ? xfmt("%d%s", impl_id,
+					      w->legacy && v != TRANSFORMED_FILE ? " legacy" : "")
+				       : xstrdup("new");
+			assert_string_equal(r->col[6], impl);
+			free(impl);
+			/* after the transform the kernel's prototype is _impl's */
+			want_proto = v == BEFORE ? xstrdup(proto) : impl_named(proto, w->name);
+			assert_string_equal(r->col[7], want_proto);
+			assert_string_equal(r->bpf, w->bpf);
+			free(want_proto);
+		}
+		free(idstr);
+		free(proto);
+	}
+}
+
+/* The JSON of the same view, field by field against the text rows. */
+static void check_kfunc_json(const char *json, const char *file, bool after, struct krow *rows,
+			     size_t n)
+{
+	char *tsv, *lines[64], *f[16], *head;
+	size_t nl;
+
+	assert_one_object(json);
+	head = jq(json, "[.file, .after_transform, (.kfuncs|length), (keys|join(\",\"))] | @tsv");
+	{
+		char *want = xfmt("%s\t%s\t%zu\tafter_transform,file,kfuncs\n", file,
+				  after ? "true" : "false", n);
+
+		assert_string_equal(head, want);
+		free(want);
+	}
+	free(head);
+	/* stable keys, in a stable order */
+	head = jq(json, "[.kfuncs[] | keys_unsorted | join(\",\")] | unique | .[]");
+	assert_string_equal(head, "id,name,found_by,sets,flags,flag_names,implicit_args,state,"
+				  "type_id,proto,bpf_proto,implicit_arg,impl_id,impl_name,impl_legacy\n");
+	free(head);
+	tsv = jq(json, ".kfuncs[] | [.id, .name, (.found_by | if . == [\"decl_tag\", \"set8\"] "
+		       "then \"both\" elif . == [\"decl_tag\"] then \"tag\" elif . == [\"set8\"] "
+		       "then \"set8\" else \"-\" end), (if .sets == [] then \"-\" else .sets|join(\",\") end), "
+		       "(if .flag_names == [] then \"-\" else .flag_names|join(\"|\") end), .state, "
+		       "(if .implicit_args | not then \"-\" elif .impl_id == null then \"new\" "
+		       "elif .impl_legacy then \"\\(.impl_id) legacy\" else \"\\(.impl_id)\" end), "
+		       ".proto, .bpf_proto, .flags, .implicit_args, (.impl_name // \"-\"), "
+		       "(.implicit_arg // \"-\")] | @tsv");
+	nl = split_lines(tsv, lines, 64);
+	assert_int_equal(nl, n);
+	for (size_t i = 0; i < nl; i++) {
+		unsigned long flags;
+		char *end;
+
+		assert_int_equal(split_tabs(lines[i], f, 16), 13);
+		for (int c = 0; c < 8; c++)
+			assert_string_equal(f[c], rows[i].col[c]);
+		assert_string_equal(f[8], rows[i].bpf);
+		flags = strtoul(f[9], &end, 10);
+		assert_true(!*end);
+		/* flags and flag_names agree */
+		assert_int_equal(!!(flags & IMP), !strcmp(f[10], "true"));
+		assert_int_equal(flags == 0, !strcmp(rows[i].col[4], "-"));
+		if (!strcmp(f[10], "true")) {
+			char *iname = xfmt("%s_impl", rows[i].col[1]);
+
+			assert_string_equal(f[11], iname);
+			assert_string_equal(f[12], strstr(rows[i].col[7], "struct bpf_wq") ? "3"
+						   : strstr(rows[i].col[7], "int b,") ? "2" : "1");
+			free(iname);
+		} else {
+			assert_string_equal(f[11], "-");
+		}
+	}
+	free(tsv);
+}
+
+static void kfuncs_views(const char *fixture, const char *found, const char *longname)
+{
+	const char *obj = th_copy_fixture(fixture, "k.o");
+	char *copy = xstrdup(th_path("k2.o"));
+	struct krow rows[16] = { 0 }, rows2[16] = { 0 };
+	struct btf *before, *after;
+	struct run r, j, x;
+	size_t n;
+
+	before = th_parse(obj, NULL);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", obj, NULL });
+	assert_string_equal(r.err, "");
+	n = parse_kfuncs(r.out, rows, 16);
+	check_kfunc_rows(rows, n, before, found, longname, BEFORE);
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--kfuncs", "-j", obj, NULL });
+	check_kfunc_json(j.out, obj, false, rows, n);
+	th_run_free(&j);
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--kfuncs", "-p", obj, NULL });
+	assert_true(th_count_lines(j.out) > 100);
+	check_kfunc_json(j.out, obj, false, rows, n);
+	th_run_free(&j);
+	free_rows(rows, n);
+	th_run_free(&r);
+
+	/* -T shows what the transform makes of it, without writing */
+	th_copy(obj, copy);
+	run_cli(&x, 0, (const char *[]){ "btf2btf", "-q", copy, NULL });
+	th_run_free(&x);
+	after = th_parse(copy, NULL);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "-T", obj, NULL });
+	assert_true(th_same_file(obj, th_fixture(fixture)));
+	n = parse_kfuncs(r.out, rows, 16);
+	check_kfunc_rows(rows, n, after, found, longname, AFTER_T);
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--kfuncs", "-T", "-j", obj, NULL });
+	check_kfunc_json(j.out, obj, true, rows, n);
+	th_run_free(&j);
+	free_rows(rows, n);
+	th_run_free(&r);
+
+	/* the transformed file: recognised as such, with or without -T */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", copy, NULL });
+	n = parse_kfuncs(r.out, rows, 16);
+	check_kfunc_rows(rows, n, after, found, longname, TRANSFORMED_FILE);
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--kfuncs", "-T", copy, NULL });
+	assert_int_equal(parse_kfuncs(j.out, rows2, 16), n);
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < 8; c++)
+			assert_string_equal(rows[i].col[c], rows2[i].col[c]);
+	free_rows(rows, n);
+	free_rows(rows2, n);
+	th_run_free(&j);
+	th_run_free(&r);
+	btf__free(before);
+	btf__free(after);
+	free(copy);
+	th_cleanup();
+}
+
+static void test_kfuncs_gcc(void **state)
+{
+	(void)state;
+	kfuncs_views("kfuncs.gcc.o", "set8", "long int");
+}
+
+static void test_kfuncs_clang(void **state)
+{
+	(void)state;
+	kfuncs_views("kfuncs.clang.o", "both", "long");
+}
+
+/* The resolved object (pairs read by id) shows what the unresolved one does. */
+static void test_kfuncs_resolved_same(void **state)
+{
+	struct run a, b;
+
+	(void)state;
+	run_cli(&a, 0, (const char *[]){ "btf2btf", "--kfuncs", th_fixture("basic.o"), NULL });
+	run_cli(&b, 0, (const char *[]){ "btf2btf", "--kfuncs", th_fixture("basic-resolved.o"), NULL });
+	assert_true(th_count_lines(a.out) == 8);
+	assert_string_equal(a.out, b.out);
+	th_run_free(&a);
+	th_run_free(&b);
+}
+
+/* Flags by name, unknown bits in hex; a kfunc found by its tag only. */
+static void test_kfuncs_flags_and_tag_only(void **state)
+{
+	static const struct tobj o = {
+		.f = { F("bpf_odd", T_VOIDP, T_INT), FT("bpf_tagged", T_INT, T_INT),
+		       F("bpf_two", T_INT, T_AUX) },
+		.s = { S("one", KFS, E("bpf_odd", KF_ACQUIRE | (1U << 3) | (1U << 20)),
+			 E("bpf_two", IMP)),
+		       S("two", KFS, E("bpf_two", IMP | KF_SLEEPABLE)) },
+	};
+	char *obj = make_obj("flags.o", &o);
+	struct krow rows[4] = { 0 };
+	struct run r;
+	char *tsv;
+
+	(void)state;
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", obj, NULL });
+	assert_int_equal(parse_kfuncs(r.out, rows, 4), 3);
+	assert_string_equal(rows[0].col[1], "bpf_odd");
+	assert_string_equal(rows[0].col[4], "KF_ACQUIRE|0x100008");
+	assert_string_equal(rows[0].col[2], "set8");
+	assert_string_equal(rows[1].col[1], "bpf_tagged");
+	assert_string_equal(rows[1].col[2], "tag");
+	assert_string_equal(rows[1].col[3], "-");
+	assert_string_equal(rows[1].col[4], "-");
+	assert_string_equal(rows[2].col[1], "bpf_two");
+	assert_string_equal(rows[2].col[3], "one,two");
+	assert_string_equal(rows[2].col[4], "KF_SLEEPABLE|KF_IMPLICIT_ARGS");
+	assert_string_equal(rows[2].col[7], "int bpf_two(struct bpf_prog_aux *a0)");
+	assert_string_equal(rows[2].bpf, "int bpf_two(void)");
+	free_rows(rows, 3);
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "-j", obj, NULL });
+	tsv = jq(r.out, ".kfuncs[] | [.name, .flags, (.flag_names|join(\",\")), "
+			"(.found_by|join(\",\")), (.sets|join(\",\"))] | @tsv");
+	assert_string_equal(tsv, "bpf_odd\t1048585\tKF_ACQUIRE,0x100008\tset8\tone\n"
+				 "bpf_tagged\t0\t\tdecl_tag\t\n"
+				 "bpf_two\t65568\tKF_SLEEPABLE,KF_IMPLICIT_ARGS\tset8\tone,two\n");
+	free(tsv);
+	th_run_free(&r);
+	free(obj);
+	th_cleanup();
+}
+
+/* A module against its base: module kfuncs only, _impl looked up in both. */
+static void test_kfuncs_split(void **state)
+{
+	const char *base = th_fixture("split.o");
+	struct krow rows[8] = { 0 };
+	struct run r;
+	size_t n;
+
+	(void)state;
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "--btf-base", base,
+					 th_fixture("split.o.ko"), NULL });
+	n = parse_kfuncs(r.out, rows, 8);
+	assert_int_equal(n, 4);
+	assert_string_equal(rows[0].col[1], "bpf_kfunc_implicit_arg");
+	assert_string_equal(rows[0].col[6], "new");
+	assert_string_equal(rows[0].bpf, "int bpf_kfunc_implicit_arg(int a0)");
+	assert_string_equal(rows[1].col[1], "bpf_kfunc_implicit_arg_legacy");
+	assert_non_null(strstr(rows[1].col[6], " legacy"));
+	assert_string_equal(rows[3].col[1], "bpf_testmod_plain");
+	for (size_t i = 0; i < n; i++)
+		assert_true(atoi(rows[i].col[0]) > 0);
+	free_rows(rows, n);
+	th_run_free(&r);
+	/* the base itself */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", base, NULL });
+	assert_int_equal(th_count_lines(r.out), 3);
+	assert_non_null(strstr(r.out, "bpf_wq_set_callback"));
+	th_run_free(&r);
+}
+
+/* A set8 conflict is shown by --kfuncs (the transform, -T, refuses it). */
+static void test_kfuncs_conflict(void **state)
+{
+	char *obj = make_obj("c.o", &lint_cases[6].o);
+	struct run r;
+
+	(void)state;
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", obj, NULL });
+	assert_non_null(strstr(r.out, "bpf_c"));
+	assert_non_null(strstr(r.err, "warning: "));
+	th_run_free(&r);
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--kfuncs", "-T", obj, NULL });
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "btf2btf: error: "));
+	th_run_free(&r);
+	free(obj);
+	th_cleanup();
+}
+
+/* ---- --diff ---- */
+
+static void diff_fixture(const char *fixture)
+{
+	const char *orig = th_copy_fixture(fixture, "old.o");
+	char *old = xstrdup(orig), *new = xstrdup(th_path("new.o")), *raw = xstrdup(th_path("new.btf"));
+	struct btf *ob, *nb;
+	struct krow rows[16] = { 0 };
+	char *lines[128], *tsv, *want;
+	struct run r, k, j;
+	size_t n, nk, nchanged = 0;
+	uint32_t ocnt, ncnt;
+
+	th_copy(old, new);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", new, NULL });
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", "-o", raw, old, NULL });
+	th_run_free(&r);
+	ob = th_parse(old, NULL);
+	nb = th_parse(new, NULL);
+	ocnt = btf__type_cnt(ob) - 1;
+	ncnt = btf__type_cnt(nb) - 1;
+
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", old, new, NULL });
+	assert_string_equal(r.err, "");
+	/* the prototypes --kfuncs announced are the ones --diff sees change */
+	run_cli(&k, 0, (const char *[]){ "btf2btf", "--kfuncs", old, NULL });
+	nk = parse_kfuncs(k.out, rows, 16);
+	{
+		char *text = xstrdup(r.out), *hdr;
+		size_t added = 0, changed_m = 0, changed_p = 0;
+		int section = -1;
+
+		n = split_lines(text, lines, 128);
+		hdr = xfmt("--- %s (%u types)", old, ocnt);
+		assert_string_equal(lines[0], hdr);
+		free(hdr);
+		hdr = xfmt("+++ %s (%u types)", new, ncnt);
+		assert_string_equal(lines[1], hdr);
+		free(hdr);
+		for (size_t i = 2; i < n; i++) {
+			if (!strncmp(lines[i], "types added: ", 13)) {
+				section = 0;
+				assert_int_equal(atoi(lines[i] + 13), ncnt - ocnt);
+			} else if (!strncmp(lines[i], "types changed: ", 15)) {
+				section = 1;
+				nchanged = atoi(lines[i] + 15);
+			} else if (!strcmp(lines[i], "types removed: 0") ||
+				   !strcmp(lines[i], "FUNCs removed: 0")) {
+				section = 9;
+			} else if (!strncmp(lines[i], "FUNCs added: ", 13)) {
+				section = 2;
+				assert_int_equal(atoi(lines[i] + 13), 4);
+			} else if (!strncmp(lines[i], "FUNC prototypes changed: ", 25)) {
+				section = 3;
+				assert_int_equal(atoi(lines[i] + 25), 5);
+			} else if (section == 0) {
+				/* bpftool raw format lines of the new types */
+				assert_int_equal(lines[i][0], '+');
+				if (lines[i][1] == '[') {
+					assert_int_equal((uint32_t)atoi(lines[i] + 2), ocnt + 1 + added);
+					added++;
+				}
+			} else if (section == 1) {
+				/* the 5 kfuncs repointed; decl tags on dropped
+				 * parameters moved to _impl */
+				assert_true(lines[i][0] == '-' || lines[i][0] == '+');
+				if (strstr(lines[i], "] FUNC '")) {
+					changed_m += lines[i][0] == '-';
+					changed_p += lines[i][0] == '+';
+				} else {
+					assert_non_null(strstr(lines[i], "] DECL_TAG '"));
+				}
+			} else if (section == 2) {
+				assert_true(!strncmp(lines[i], "+[", 2));
+				assert_non_null(strstr(lines[i], "_impl("));
+			} else if (section == 3) {
+				/* "-[id] old" then "+[id] new": as --kfuncs said */
+				bool found = false;
+
+				assert_true(lines[i][0] == '-' && i + 1 < n && lines[i + 1][0] == '+');
+				for (size_t q = 0; q < nk; q++) {
+					char *m = xfmt("-[%s] %s", rows[q].col[0], rows[q].col[7]);
+					char *p = xfmt("+[%s] %s", rows[q].col[0], rows[q].bpf);
+
+					if (!strcmp(lines[i], m)) {
+						assert_string_equal(lines[i + 1], p);
+						found = true;
+					}
+					free(m);
+					free(p);
+				}
+				if (!found)
+					fail_msg("changed prototype not announced by --kfuncs: %s", lines[i]);
+				i++;
+			} else {
+				fail_msg("unexpected line %s", lines[i]);
+			}
+		}
+		assert_int_equal(added, ncnt - ocnt);
+		assert_int_equal(changed_m, 5);
+		assert_int_equal(changed_p, 5);
+		free(text);
+	}
+
+	/* JSON: the same, field by field */
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", old, new, NULL });
+	assert_one_object(j.out);
+	tsv = jq(j.out, "[.old.file, .old.types, .new.file, .new.types, (.types_added|length), "
+			"(.types_changed|length), (.types_removed|length), (.funcs_added|length), "
+			"(.funcs_removed|length), (.protos_changed|length), (keys_unsorted|join(\",\"))] | @tsv");
+	want = xfmt("%s\t%u\t%s\t%u\t%u\t%zu\t0\t4\t0\t5\told,new,types_added,types_changed,"
+		    "types_removed,funcs_added,funcs_removed,protos_changed\n",
+		    old, ocnt, new, ncnt, ncnt - ocnt, nchanged);
+	assert_string_equal(tsv, want);
+	free(want);
+	free(tsv);
+	tsv = jq(j.out, ".types_added[] | [.id, .kind, .name] | @tsv");
+	n = split_lines(tsv, lines, 128);
+	assert_int_equal(n, ncnt - ocnt);
+	for (size_t i = 0; i < n; i++) {
+		char *f[4];
+		const struct btf_type *t;
+		uint32_t id;
+
+		assert_int_equal(split_tabs(lines[i], f, 4), 3);
+		id = atoi(f[0]);
+		assert_int_equal(id, ocnt + 1 + i);
+		t = btf__type_by_id(nb, id);
+		assert_string_equal(f[1], btf_is_func(t) ? "FUNC" : btf_is_func_proto(t) ? "FUNC_PROTO"
+									: "DECL_TAG");
+		if (btf_is_func(t))
+			assert_string_equal(f[2], btf__name_by_offset(nb, t->name_off));
+	}
+	free(tsv);
+	tsv = jq(j.out, "[.types_changed[] | select(.kind == \"FUNC\" and .old_kind == \"FUNC\" "
+			"and .name == .old_name)] | length");
+	assert_string_equal(tsv, "5\n");
+	free(tsv);
+	tsv = jq(j.out, ".protos_changed[] | [.name, .old_id, .new_id, .old_proto, .new_proto] | @tsv");
+	n = split_lines(tsv, lines, 128);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		char *f[6];
+		bool found = false;
+
+		assert_int_equal(split_tabs(lines[i], f, 6), 5);
+		assert_string_equal(f[1], f[2]);	/* the kfunc keeps its id */
+		for (size_t q = 0; q < nk; q++)
+			if (!strcmp(rows[q].col[1], f[0])) {
+				assert_string_equal(rows[q].col[0], f[1]);
+				assert_string_equal(rows[q].col[7], f[3]);
+				assert_string_equal(rows[q].bpf, f[4]);
+				found = true;
+			}
+		assert_true(found);
+	}
+	free(tsv);
+	tsv = jq(j.out, ".funcs_added[] | [.name, .id, .proto] | @tsv");
+	n = split_lines(tsv, lines, 128);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		char *f[4];
+
+		assert_int_equal(split_tabs(lines[i], f, 4), 3);
+		assert_int_equal(atoi(f[1]), th_find(nb, f[0], BTF_KIND_FUNC));
+		assert_non_null(strstr(f[2], f[0]));
+	}
+	free(tsv);
+	th_run_free(&j);
+
+	/* raw BTF on either side: the same differences */
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", old, raw, NULL });
+	assert_string_equal(strchr(strchr(j.out, '\n') + 1, '\n'), strchr(strchr(r.out, '\n') + 1, '\n'));
+	th_run_free(&j);
+	/* a file against itself: nothing */
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", new, raw, NULL });
+	tsv = jq(j.out, "[.types_added, .types_changed, .types_removed, .funcs_added, "
+			".funcs_removed, .protos_changed] | map(length) | add");
+	assert_string_equal(tsv, "0\n");
+	free(tsv);
+	th_run_free(&j);
+	/* NEW -> OLD: removed, reversed */
+	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", new, old, NULL });
+	tsv = jq(j.out, "[(.types_added|length), (.types_removed|length), (.funcs_removed|length), "
+			"(.protos_changed|length)] | @tsv");
+	want = xfmt("0\t%u\t4\t5\n", ncnt - ocnt);
+	assert_string_equal(tsv, want);
+	free(want);
+	free(tsv);
+	th_run_free(&j);
+
+	free_rows(rows, nk);
+	th_run_free(&k);
+	th_run_free(&r);
+	btf__free(ob);
+	btf__free(nb);
+	free(old);
+	free(new);
+	free(raw);
+	th_cleanup();
+}
+
+static void test_diff_gcc(void **state)
+{
+	(void)state;
+	diff_fixture("kfuncs.gcc.o");
+}
+
+static void test_diff_clang(void **state)
+{
+	(void)state;
+	diff_fixture("kfuncs.clang.o");
+}
+
+static void test_diff_split(void **state)
+{
+	const char *base = th_fixture("split.o");
+	const char *mod = th_copy_fixture("split.o.ko", "m.ko");
+	char *old = xstrdup(th_path("m0.ko")), *tsv;
+	struct run r;
+
+	(void)state;
+	th_copy(mod, old);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", "--btf-base", base, mod, NULL });
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", "--btf-base", base, old, mod, NULL });
+	tsv = jq(r.out, "[(.types_changed|length), (.funcs_added|map(.name)|join(\",\")), "
+			"(.protos_changed|map(.name)|join(\",\")), (.types_added[0].id > 1)] | @tsv");
+	assert_string_equal(tsv, "2\tbpf_kfunc_implicit_arg_impl\tbpf_kfunc_implicit_arg,"
+				 "bpf_kfunc_implicit_arg_legacy\ttrue\n");
+	free(tsv);
+	th_run_free(&r);
+	/* without the base a split BTF cannot be read: one error */
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", old, mod, NULL });
+	assert_string_equal(r.out, "");
+	assert_int_equal(th_count_lines(r.err), 1);
+	th_run_free(&r);
+	free(old);
+	th_cleanup();
+}
+
+static void test_diff_usage(void **state)
+{
+	const char *o = th_fixture("basic.o");
+	struct run r;
+
+	(void)state;
+	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", o, NULL });
+	th_run_free(&r);
+	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", "-T", o, o, NULL });
+	th_run_free(&r);
+	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", "--btf", o, o, o, NULL });
+	th_run_free(&r);
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", o, "/nonexistent", NULL });
+	assert_string_equal(r.out, "");
+	assert_non_null(strstr(r.err, "btf2btf: error: /nonexistent: "));
+	th_run_free(&r);
+}
+
+/* ---- JSON of --dump and the summary: one document, stable keys ---- */
+
+static void test_json_dump_and_summary(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "s.o");
+	static const char keys[] = "file,kfuncs,by_tag,by_set8,by_both,implicit,transformed,"
+				   "legacy,impl_added,already_transformed,tags_added,warnings,"
+				   "changed,written\n";
+	struct btf *btf = th_parse(obj, NULL);
+	struct run r;
+	char *s, *want;
+
+	(void)state;
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--dump", "-j", obj, NULL });
+	assert_one_object(r.out);
+	s = jq(r.out, "[(keys|join(\",\")), (.types|length), (.types[0]|keys_unsorted|join(\",\"))] | @tsv");
+	want = xfmt("types\t%u\tid,kind,name,size,vlen,members\n", btf__type_cnt(btf) - 1);
+	assert_string_equal(s, want);
+	free(s);
+	free(want);
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "-n", "-p", obj, NULL });
+	assert_one_object(r.out);
+	s = jq(r.out, "keys_unsorted|join(\",\")");
+	assert_string_equal(s, keys);
+	free(s);
+	s = jq(r.out, "[.kfuncs, .transformed, .impl_added, .changed, .written] | @tsv");
+	assert_string_equal(s, "8\t5\t4\ttrue\tfalse\n");
+	free(s);
+	th_run_free(&r);
+	/* the real run has the same keys; the second run too */
+	for (int pass = 0; pass < 2; pass++) {
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "-j", obj, NULL });
+		assert_one_object(r.out);
+		s = jq(r.out, "keys_unsorted|join(\",\")");
+		assert_string_equal(s, keys);
+		free(s);
+		s = jq(r.out, "[.changed, .written, .already_transformed] | @tsv");
+		assert_string_equal(s, pass ? "false\tfalse\t5\n" : "true\ttrue\t0\n");
+		free(s);
+		th_run_free(&r);
+	}
+	btf__free(btf);
+	th_cleanup();
+}
+
+int main(void)
+{
+	struct CMUnitTest tests[64] = {
+		cmocka_unit_test(test_kfuncs_gcc),
+		cmocka_unit_test(test_kfuncs_clang),
+		cmocka_unit_test(test_kfuncs_resolved_same),
+		cmocka_unit_test(test_kfuncs_flags_and_tag_only),
+		cmocka_unit_test(test_kfuncs_split),
+		cmocka_unit_test(test_kfuncs_conflict),
+		cmocka_unit_test(test_diff_gcc),
+		cmocka_unit_test(test_diff_clang),
+		cmocka_unit_test(test_diff_split),
+		cmocka_unit_test(test_diff_usage),
+		cmocka_unit_test(test_json_dump_and_summary),
+		cmocka_unit_test(test_cproto_shapes),
+		cmocka_unit_test(test_cproto_matches_btf_dump),
+		cmocka_unit_test(test_lib_lenient_and_entries),
+		cmocka_unit_test(test_lib_entries_resolved),
+		cmocka_unit_test(test_lib_implicit_arg),
+		cmocka_unit_test(test_lint_rules_covered),
+		cmocka_unit_test(test_lint_fixtures),
+		cmocka_unit_test(test_lint_malformed),
+	};
+	size_t n = 19;
+
+	for (size_t i = 0; i < sizeof(lint_cases) / sizeof(lint_cases[0]) && n < 64; i++, n++) {
+		tests[n].name = lint_cases[i].test;
+		tests[n].test_func = test_lint_case;
+		tests[n].initial_state = (void *)&lint_cases[i];
+	}
+	return _cmocka_run_group_tests("test_inspect", tests, n, NULL, NULL);
+}
