@@ -182,6 +182,40 @@ static int cmp_tag(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * (target, id) order in linear time: a counting sort by target, stable as
+ * idx->ids is in id order. A comparison sort calling btf__type_by_id() twice
+ * per comparison was 15% of a 100,000-kfunc run (300,000 tags). 0, or -1 to
+ * fall back to qsort.
+ */
+static int sort_by_target(struct b2b_tag_index *idx, const struct btf *btf, __u32 cnt)
+{
+	__u32 *pos = calloc((size_t)cnt + 1, sizeof(*pos));
+	__u32 *out = malloc(idx->nr * sizeof(*out));
+
+	if (!pos || !out)
+		goto fail;
+	for (size_t i = 0; i < idx->nr; i++) {
+		__u32 target = btf__type_by_id(btf, idx->ids[i])->type;
+
+		if (target >= cnt)
+			goto fail;
+		pos[target + 1]++;
+	}
+	for (__u32 t = 1; t <= cnt; t++)
+		pos[t] += pos[t - 1];
+	for (size_t i = 0; i < idx->nr; i++)
+		out[pos[btf__type_by_id(btf, idx->ids[i])->type]++] = idx->ids[i];
+	free(idx->ids);
+	idx->ids = out;
+	free(pos);
+	return 0;
+fail:
+	free(pos);
+	free(out);
+	return -1;
+}
+
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
@@ -200,9 +234,12 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	for (__u32 id = start; id < cnt; id++)
 		if (btf_is_decl_tag(btf__type_by_id(btf, id)))
 			idx->ids[idx->nr++] = id;
-	sort_btf = btf;
-	qsort(idx->ids, idx->nr, sizeof(*idx->ids), cmp_tag);
-	sort_btf = NULL;
+	if (sort_by_target(idx, btf, cnt)) {
+		/* out of memory for the counts (or a target out of range) */
+		sort_btf = btf;
+		qsort(idx->ids, idx->nr, sizeof(*idx->ids), cmp_tag);
+		sort_btf = NULL;
+	}
 	return 0;
 }
 
