@@ -114,7 +114,7 @@ step_kernel() {
 		say "kernel: bzImage and bpf_testmod.ko up to date"
 		return
 	fi
-	if ! stamp_ok tool "$KEY_TOOL"; then
+	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
 		# BTF is made by the link step: force it when btf2btf changed
 		say "kernel: btf2btf changed, relinking vmlinux and modules"
 		rm -f "$OBJ/vmlinux" "$TESTMOD"/*.ko
