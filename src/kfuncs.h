@@ -8,7 +8,7 @@
 struct btf;
 
 /* Named types of one BTF (split part only, when split): an open-addressing
- * hash of type ids, filled in id order so a probe meets the lowest id first. */
+ * hash holding the lowest type id of each (name, kind). */
 struct b2b_name_slot {
 	__u32 id;		/* 0: empty */
 	__u32 hash;		/* of the name: most probes skip the strcmp */
@@ -17,7 +17,7 @@ struct b2b_name_slot {
 struct b2b_name_index {
 	const struct btf *btf;
 	struct b2b_name_slot *slots;
-	size_t size;
+	size_t size, used;
 };
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
