@@ -224,13 +224,22 @@ static int diff_funcs(struct diff *d)
 	return err;
 }
 
+static void print_head(const char *mark, const struct side *s)
+{
+	if (s->start > 1)
+		printf("%s %s (%u types, %u of them in the base)\n", mark, s->path, s->cnt - 1,
+		       s->start - 1);
+	else
+		printf("%s %s (%u types)\n", mark, s->path, s->cnt - 1);
+}
+
 static void print_text(const struct diff *d)
 {
 	const struct side *o = d->old, *n = d->new;
 	uint32_t common = o->cnt < n->cnt ? o->cnt : n->cnt;
 
-	printf("--- %s (%u types)\n", o->path, o->cnt - 1);
-	printf("+++ %s (%u types)\n", n->path, n->cnt - 1);
+	print_head("---", o);
+	print_head("+++", n);
 	printf("types added: %u\n", n->cnt > common ? n->cnt - common : 0);
 	for (uint32_t id = common; id < n->cnt; id++)
 		print_type('+', n->btf, id);
@@ -264,6 +273,7 @@ static void json_side(struct json *j, const char *key, const struct side *s)
 	json_start_object(j);
 	json_string_field(j, "file", s->path);
 	json_uint_field(j, "types", s->cnt - 1);
+	json_uint_field(j, "base_types", s->start - 1);
 	json_end_object(j);
 }
 

@@ -330,6 +330,10 @@ int cli_check(const char *path)
 	struct lint l = { .path = path };
 	int ret;
 
+	if (cli_opts()->transform) {
+		cli_error("-T is not for --check: it lints the object as it is (transformed or not)");
+		return 2;
+	}
 	if (inspect_open(path, true, true, &l.b))
 		return 1;
 	l.btf = btf2btf__btf(l.b);

@@ -1219,9 +1219,10 @@ static void diff_fixture(const char *fixture)
 	assert_one_object(j.out);
 	tsv = jq(j.out, "[.old.file, .old.types, .new.file, .new.types, (.types_added|length), "
 			"(.types_changed|length), (.types_removed|length), (.funcs_added|length), "
-			"(.funcs_removed|length), (.protos_changed|length), (keys_unsorted|join(\",\"))] | @tsv");
+			"(.funcs_removed|length), (.protos_changed|length), (keys_unsorted|join(\",\")), "
+			".old.base_types, .new.base_types] | @tsv");
 	want = xfmt("%s\t%u\t%s\t%u\t%u\t%zu\t0\t4\t0\t5\told,new,types_added,types_changed,"
-		    "types_removed,funcs_added,funcs_removed,protos_changed\n",
+		    "types_removed,funcs_added,funcs_removed,protos_changed\t0\t0\n",
 		    old, ocnt, new, ncnt, ncnt - ocnt, nchanged);
 	assert_string_equal(tsv, want);
 	free(want);
@@ -1337,9 +1338,11 @@ static void test_diff_split(void **state)
 	th_run_free(&r);
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", "--btf-base", base, old, mod, NULL });
 	tsv = jq(r.out, "[(.types_changed|length), (.funcs_added|map(.name)|join(\",\")), "
-			"(.protos_changed|map(.name)|join(\",\")), (.types_added[0].id > 1)] | @tsv");
+			"(.protos_changed|map(.name)|join(\",\")), (.types_added[0].id > 1), "
+			"(.old.base_types > 0), (.old.base_types == .new.base_types), "
+			"(.types_added[0].id == .old.types + 1)] | @tsv");
 	assert_string_equal(tsv, "2\tbpf_kfunc_implicit_arg_impl\tbpf_kfunc_implicit_arg,"
-				 "bpf_kfunc_implicit_arg_legacy\ttrue\n");
+				 "bpf_kfunc_implicit_arg_legacy\ttrue\ttrue\ttrue\ttrue\n");
 	free(tsv);
 	th_run_free(&r);
 	/* without the base a split BTF cannot be read: one error */
