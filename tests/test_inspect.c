@@ -16,6 +16,7 @@
 #include "builder.h"
 #include "cproto.h"
 #include "helpers.h"
+#include "recipes.h"
 
 #define KF_ACQUIRE	(1U << 0)
 #define KF_RET_NULL	(1U << 2)
@@ -425,6 +426,40 @@ static void test_lint_fixtures(void **state)
 	th_run_free(&r);
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "--check", th_fixture("split.o"), NULL });
 	th_run_free(&r);
+}
+
+/* The lint-zoo fixture: each rule once, in the documented order. */
+static void test_lint_zoo(void **state)
+{
+	char *obj = xstrdup(th_path("zoo.o")), *tsv, *want;
+	struct run r;
+	size_t n = sizeof(all_rules) / sizeof(all_rules[0]), len = 0;
+
+	(void)state;
+	assert_int_equal(fx_make_named("lint-zoo", obj), 0);
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", obj, NULL });
+	assert_int_equal(th_count_lines(r.out), n);
+	th_run_free(&r);
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", "-j", obj, NULL });
+	tsv = jq(r.out, ".problems[].rule");
+	want = calloc(1, 512);
+	assert_non_null(want);
+	/* entries first, then kfuncs by id */
+	for (const char *const *rule = (const char *const[]){ "set8-no-func", "set8-conflict",
+				"set8-flags-ignored", "implicit-no-arg", "implicit-not-last",
+				"impl-not-func", "impl-flagged", "impl-proto-mismatch",
+				"tag-not-in-set", NULL }; *rule; rule++)
+		len += snprintf(want + len, 512 - len, "%s\n", *rule);
+	assert_string_equal(tsv, want);
+	free(want);
+	free(tsv);
+	th_run_free(&r);
+	/* the transform refuses it, in one message */
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "-q", obj, NULL });
+	assert_int_equal(th_count_lines(r.err), 1);
+	th_run_free(&r);
+	free(obj);
+	th_cleanup();
 }
 
 /* A malformed object is an error (exit 1, one message), not a lint line. */
@@ -1440,8 +1475,9 @@ int main(void)
 		cmocka_unit_test(test_lint_rules_covered),
 		cmocka_unit_test(test_lint_fixtures),
 		cmocka_unit_test(test_lint_malformed),
+		cmocka_unit_test(test_lint_zoo),
 	};
-	size_t n = 19;
+	size_t n = 20;
 
 	for (size_t i = 0; i < sizeof(lint_cases) / sizeof(lint_cases[0]) && n < 64; i++, n++) {
 		tests[n].name = lint_cases[i].test;
