@@ -6,12 +6,17 @@
  * rename, fsync of the directory. Nothing else: read, index, write.
  *
  *   parse_write IN OUT
+ *   parse_write --modify IN OUT   the same after one btf__add_str(): what any
+ *                                 libbpf edit costs (the BTF made modifiable:
+ *                                 types copied, every string hashed, raw data
+ *                                 serialised again); the floor of a libbpf editor
  *   parse_write --info IN     print "<types> types, <bytes> bytes" (not timed)
  */
 #include <bpf/btf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +46,16 @@ int main(int argc, char **argv)
 	struct btf *btf;
 	char *tmp, *dcopy;
 	__u32 size;
+	bool modify = false;
 	int fd, dfd, err;
 
+	if (argc == 4 && !strcmp(argv[1], "--modify")) {
+		modify = true;
+		argv++;
+		argc--;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: parse_write IN OUT | --info IN\n");
+		fprintf(stderr, "usage: parse_write [--modify] IN OUT | --info IN\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "--info")) {
@@ -60,6 +71,10 @@ int main(int argc, char **argv)
 	btf = btf__parse(argv[1], NULL);
 	if (!btf) {
 		fprintf(stderr, "parse_write: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	if (modify && btf__add_str(btf, "parse_write") < 0) {
+		fprintf(stderr, "parse_write: %s: btf__add_str failed\n", argv[1]);
 		return 1;
 	}
 	data = btf__raw_data(btf, &size);

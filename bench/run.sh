@@ -50,6 +50,7 @@ baselines() {
 	id=$1 src=$2 obj=$3
 	shift 3
 	row "$id" parse+write "$W/$id.pw.btf" - "$PW" "$src" "$W/$id.pw.btf"
+	row "$id" "parse+modify+write" "$W/$id.pmw.btf" - "$PW" --modify "$src" "$W/$id.pmw.btf"
 	[ -z "$BPFTOOL" ] || row "$id" bpftool-dump - - "$BPFTOOL" btf dump file "$src"
 	if [ -n "$RB" ]; then
 		copy=$W/$id.rb.o
@@ -73,19 +74,56 @@ if [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
 	V=$W/vmlinux
 	cp "$VMLINUX" "$V"	# a snapshot: the kernel build may rewrite its own
 	info=$("$PW" --info "$V")
-	input vmlinux vmlinux "6.12 vmlinux" "${VMLINUX#$ROOT/}, $info, $(stat -c %s "$V") bytes ELF"
+	state=$("$B2B" -n "$V" 2>&1 | sed -n 's/.*KF_IMPLICIT_ARGS: \([^;]*\);.*/\1/p')
+	input vmlinux vmlinux "6.12 vmlinux" \
+		"${VMLINUX#$ROOT/}, $info, $(stat -c %s "$V") bytes ELF; btf2btf -n: ${state:-?}"
 	row vmlinux btf2btf "$W/vmlinux.b2b.btf" - "$B2B" -q -o "$W/vmlinux.b2b.btf" "$V"
-	# in place, as the kernel build would run it (refused on a final vmlinux
-	# whose .BTF is SHF_ALLOC: then only the -o row)
-	cp "$V" "$W/vmlinux.try"
-	if "$B2B" -q "$W/vmlinux.try" 2>/dev/null; then
-		row vmlinux "btf2btf in place" "$W/vmlinux.ip" "cp '$V' '$W/vmlinux.ip'" \
-			"$B2B" -q "$W/vmlinux.ip"
-	fi
-	rm -f "$W/vmlinux.try"
 	baselines vmlinux "$V" "$V"
+	vmlinux_found=1
 else
 	skip "6.12 vmlinux" "no vmlinux or .tmp_vmlinux1 with a .BTF section under .cache/kernel (make kernel-test builds one; or set BENCH_VMLINUX)"
+	vmlinux_found=
+fi
+
+# ---- input 1b: the same kernel's BTF as btf2btf meets it in the build ----
+# The kernel cache's objects went through btf2btf already (link-vmlinux.sh
+# runs it after pahole -J), so the transform has nothing left to do on
+# them. Re-encode .tmp_vmlinux1 with the build's pahole flags to get the
+# BTF btf2btf is given in the build, once per kernel build (cached).
+TMP1=${VMLINUX:+$(dirname "$VMLINUX")/.tmp_vmlinux1}
+PAHOLE=${PAHOLE:-pahole}
+if [ -n "$vmlinux_found" ] && [ -r "$TMP1" ] && command -v "$PAHOLE" >/dev/null; then
+	stamp="$(stat -c '%s.%Y' "$TMP1")"
+	PRE=$CACHE/vmlinux-pre.$stamp
+	if [ ! -f "$PRE" ]; then
+		rm -f "$CACHE"/vmlinux-pre.*
+		echo "bench: re-encoding ${TMP1#$ROOT/} with $PAHOLE -J --btf_gen_floats (once per kernel build)" >&2
+		cp "$TMP1" "$PRE.tmp" &&
+			LLVM_OBJCOPY=${OBJCOPY:-objcopy} "$PAHOLE" -J --btf_gen_floats "$PRE.tmp" >/dev/null &&
+			mv "$PRE.tmp" "$PRE" || rm -f "$PRE.tmp"
+	fi
+fi
+pre_note=
+if [ -z "${PRE:-}" ] || [ ! -f "$PRE" ]; then
+	# the kernel cache is being rebuilt (a src/ change deletes its vmlinux):
+	# use the re-encoded copy of the last build, and say so
+	PRE=$(ls -t "$CACHE"/vmlinux-pre.* 2>/dev/null | grep -v '\.tmp$' | head -1)
+	[ -z "$PRE" ] || pre_note=" (kept in .cache/bench from the kernel build of $(date -r "$PRE" '+%F %T'): the kernel cache has none now)"
+fi
+if [ -n "${PRE:-}" ] && [ -f "$PRE" ]; then
+	P=$W/vmlinux-pre
+	cp "$PRE" "$P"
+	info=$("$PW" --info "$P")
+	state=$("$B2B" -n "$P" 2>&1 | sed -n 's/.*KF_IMPLICIT_ARGS: \([^;]*\);.*/\1/p')
+	input vmlinux-pre vmlinux-pre "6.12 .tmp_vmlinux1 before btf2btf" \
+		".tmp_vmlinux1 re-encoded by pahole $("$PAHOLE" --version) -J --btf_gen_floats$pre_note, $info, $(stat -c %s "$P") bytes ELF; btf2btf -n: ${state:-?}"
+	row vmlinux-pre btf2btf "$W/vmlinux-pre.b2b.btf" - "$B2B" -q -o "$W/vmlinux-pre.b2b.btf" "$P"
+	# the build's own step: rewrite .BTF of the ELF in place (fresh copy each run)
+	row vmlinux-pre "btf2btf in place" "$W/vmlinux-pre.ip" "cp '$P' '$W/vmlinux-pre.ip'" \
+		"$B2B" -q "$W/vmlinux-pre.ip"
+	baselines vmlinux-pre "$P" "$P"
+else
+	skip "6.12 .tmp_vmlinux1 before btf2btf" "needs a .tmp_vmlinux1 next to the kernel cache's vmlinux and pahole"
 fi
 
 # ---- input 2: this machine's BTF + a .BTF_ids listing its kfuncs ----
