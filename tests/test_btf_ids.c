@@ -53,20 +53,14 @@ static const char *edge_object(const struct fx_sym *extra, size_t nr_extra, bool
 			    .extra_syms = extra, .nr_extra_syms = nr_extra };
 	const char *path = th_path("edges.o");
 	struct fx_btf b;
-	size_t size;
-	void *raw;
 
 	assert_int_equal(fx_btf_init(&b, NULL), 0);
 	fx_add_func(&b, "first", b.t_int, (int[]){ b.t_int }, 1);
 	fx_add_func(&b, "middle", b.t_int, (int[]){ b.t_int }, 1);
 	fx_add_func(&b, "last", b.t_int, (int[]){ b.t_int }, 1);
 	fx_add_func(&b, "after", b.t_int, (int[]){ b.t_int }, 1);
-	raw = fx_btf_raw(b.btf, &size);
+	*ok = fx_write_elf_btf(path, &o, b.btf) == 0;
 	btf__free(b.btf);
-	o.btf = raw;
-	o.btf_size = size;
-	*ok = fx_write_elf(path, &o) == 0;
-	free(raw);
 	return path;
 }
 
@@ -141,18 +135,12 @@ static void test_set8_cnt_must_match_size(void **state)
 	struct fx_obj o = { .sets = &set, .nr_sets = 1 };
 	const char *path = th_path("cnt.o");
 	struct fx_btf b;
-	size_t size;
-	void *raw;
 
 	(void)state;
 	assert_int_equal(fx_btf_init(&b, NULL), 0);
 	fx_add_func(&b, "f", b.t_int, (int[]){ b.t_int }, 1);
-	raw = fx_btf_raw(b.btf, &size);
+	assert_int_equal(fx_write_elf_btf(path, &o, b.btf), 0);
 	btf__free(b.btf);
-	o.btf = raw;
-	o.btf_size = size;
-	assert_int_equal(fx_write_elf(path, &o), 0);
-	free(raw);
 	expect_open_error(path, "says cnt=5 but its size holds 1 pairs");
 	th_cleanup();
 }

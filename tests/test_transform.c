@@ -259,8 +259,6 @@ static void test_kfunc_found_by_tag_only(void **state)
 	const char *path = th_path("tag.o");
 	struct btf2btf *b;
 	struct fx_btf fb;
-	size_t size;
-	void *raw;
 	int f;
 
 	(void)state;
@@ -268,13 +266,9 @@ static void test_kfunc_found_by_tag_only(void **state)
 	f = fx_add_func(&fb, "tagged_only", fb.t_int, (int[]){ fb.t_int }, 1);
 	btf__add_decl_tag(fb.btf, "bpf_kfunc", f, -1);
 	fx_add_func(&fb, "untagged", fb.t_int, (int[]){ fb.t_int }, 1);
-	raw = fx_btf_raw(fb.btf, &size);
-	btf__free(fb.btf);
-	o.btf = raw;
-	o.btf_size = size;
 	o.no_btf_ids = true;
-	assert_int_equal(fx_write_elf(path, &o), 0);
-	free(raw);
+	assert_int_equal(fx_write_elf_btf(path, &o, fb.btf), 0);
+	btf__free(fb.btf);
 	b = th_open(path, NULL);
 	assert_int_equal(btf2btf__kfunc_cnt(b), 1);
 	assert_string_equal(btf2btf__kfunc(b, 0)->name, "tagged_only");
