@@ -362,24 +362,35 @@ static int cmp_kfunc_id(const void *key, const void *item)
  * X_impl_impl and share X's reduced proto, and the output could not be
  * read again. The source lists a legacy X_impl without the flag.
  */
+/*
+ * For impl_name "X_impl": the KF_IMPLICIT_ARGS kfunc X whose _impl it would
+ * be, or NULL. X goes into name.
+ */
+static const struct btf2btf_kfunc *implicit_owner(const struct btf2btf *b, const char *impl_name,
+						 char name[BTF2BTF_KSYM_NAME_LEN])
+{
+	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX), len = strlen(impl_name);
+	const struct btf2btf_kfunc *x;
+	__u32 id;
+
+	if (len <= sl || len - sl >= BTF2BTF_KSYM_NAME_LEN ||
+	    strcmp(impl_name + len - sl, BTF2BTF_IMPL_SUFFIX))
+		return NULL;
+	memcpy(name, impl_name, len - sl);
+	name[len - sl] = 0;
+	id = b2b_name_index_find(&b->names, name, BTF_KIND_FUNC);
+	x = id ? bsearch(&id, b->kfuncs.items, b->kfuncs.nr, sizeof(*x), cmp_kfunc_id) : NULL;
+	return x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS) ? x : NULL;
+}
+
 static int check_impl_flagged(struct btf2btf *b)
 {
-	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX);
 	char name[BTF2BTF_KSYM_NAME_LEN];
 
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		const struct btf2btf_kfunc *k = &b->kfuncs.items[i], *x;
-		size_t len = strlen(k->name);
-		__u32 id;
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
-		if (!(k->flags & BTF2BTF_KF_IMPLICIT_ARGS) || len <= sl || len - sl >= sizeof(name) ||
-		    strcmp(k->name + len - sl, BTF2BTF_IMPL_SUFFIX))
-			continue;
-		memcpy(name, k->name, len - sl);
-		name[len - sl] = 0;
-		id = b2b_name_index_find(&b->names, name, BTF_KIND_FUNC);
-		x = id ? bsearch(&id, b->kfuncs.items, b->kfuncs.nr, sizeof(*x), cmp_kfunc_id) : NULL;
-		if (x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS))
+		if ((k->flags & BTF2BTF_KF_IMPLICIT_ARGS) && implicit_owner(b, k->name, name))
 			return b2b_errno(&b->log, -EINVAL,
 					 "kfunc %s and its counterpart %s are both flagged KF_IMPLICIT_ARGS: only %s may be",
 					 name, k->name, name);
@@ -391,9 +402,6 @@ static int check_impl_flagged(struct btf2btf *b)
 	 */
 	for (size_t i = 0; i < b->ids.nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const struct btf2btf_kfunc *x;
-		size_t len = ent->name ? strlen(ent->name) : 0;
-		__u32 id;
 
 		/* a resolved pair past the last type: a type we add would take that id */
 		if (!ent->name && ent->id >= btf__type_cnt(b->btf))
@@ -401,15 +409,8 @@ static int check_impl_flagged(struct btf2btf *b)
 					 "set8 %s holds id %u, past the last type (%u): .BTF_ids was resolved against another BTF",
 					 b->ids.sets[ent->set].name, ent->id, btf__type_cnt(b->btf) - 1);
 
-		if (len <= sl || len - sl >= sizeof(name) ||
-		    strcmp(ent->name + len - sl, BTF2BTF_IMPL_SUFFIX) ||
-		    b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC))
-			continue;
-		memcpy(name, ent->name, len - sl);
-		name[len - sl] = 0;
-		id = b2b_name_index_find(&b->names, name, BTF_KIND_FUNC);
-		x = id ? bsearch(&id, b->kfuncs.items, b->kfuncs.nr, sizeof(*x), cmp_kfunc_id) : NULL;
-		if (x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS))
+		if (ent->name && !b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC) &&
+		    implicit_owner(b, ent->name, name))
 			return b2b_errno(&b->log, -EINVAL,
 					 "set8 %s lists %s, which the BTF lacks: cannot add it as the _impl of kfunc %s",
 					 b->ids.sets[ent->set].name, ent->name, name);
