@@ -107,7 +107,8 @@ BTF2BTF_API int btf2btf__open_mem(const void *buf, size_t size, const char *name
 
 BTF2BTF_API void btf2btf__close(struct btf2btf *b);
 
-/* Apply the KF_IMPLICIT_ARGS transform (and tag additions) in memory. */
+/* Apply the KF_IMPLICIT_ARGS transform (and tag additions) in memory.
+ * On error b is as it was. */
 BTF2BTF_API int btf2btf__transform(struct btf2btf *b);
 
 /* True when the in-memory BTF differs from what was read. */
@@ -127,6 +128,8 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 /* Raw BTF bytes of the (possibly transformed) BTF; owned by b. */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
 
+/* The (possibly transformed) BTF. After a transform it is parsed on first
+ * use: NULL (errno set, error logged) if that fails for lack of memory. */
 BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
 BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
 BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);

@@ -17,6 +17,7 @@
 
 #include "btf2btf.h"
 #include "btf_check.h"
+#include "btf_edit.h"
 #include "btf_ids.h"
 #include "elf_file.h"
 #include "implicit.h"
@@ -35,7 +36,9 @@ struct btf2btf {
 	bool lenient;
 	bool transformed;
 	bool changed;
-	struct btf *btf;
+	struct btf *btf;		/* as read, until the result is parsed (materialise) */
+	void *out;			/* transformed raw BTF, native endian, not parsed yet */
+	size_t out_size;
 	struct btf *base;
 	struct b2b_btf_ids ids;
 	struct b2b_name_index names, base_names;
@@ -47,6 +50,11 @@ struct btf2btf {
 static bool is_btf_magic(const unsigned char *p, size_t size)
 {
 	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
+}
+
+static enum btf_endianness native_endianness(void)
+{
+	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
 }
 
 static int read_file(const char *path, void **data, size_t *size, const struct b2b_log *log)
@@ -175,15 +183,82 @@ static int load_btf_file(const char *path, struct btf *base, const char *what,
 	return err;
 }
 
+/* Name name, and the ones lookups derive from it: X_impl of X, X of X_impl. */
+static int want_name(struct btf2btf *b, const char *name)
+{
+	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX), len = strlen(name);
+	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
+	const char *names[3] = { name, NULL, NULL };
+	int err = 0;
+
+	if (len + sl < sizeof(impl)) {
+		snprintf(impl, sizeof(impl), "%s%s", name, BTF2BTF_IMPL_SUFFIX);
+		names[1] = impl;
+	}
+	if (len > sl && len - sl < sizeof(plain) && !strcmp(name + len - sl, BTF2BTF_IMPL_SUFFIX)) {
+		memcpy(plain, name, len - sl);
+		plain[len - sl] = 0;
+		names[2] = plain;
+	}
+	for (int i = 0; i < 3 && !err; i++) {
+		if (!names[i])
+			continue;
+		err = b2b_name_index_want(&b->names, names[i]);
+		if (!err && b->base)
+			err = b2b_name_index_want(&b->base_names, names[i]);
+	}
+	return err;
+}
+
+/* FUNC name of type id in the BTF or its base, NULL if none. */
+static const char *func_name(const struct btf2btf *b, __u32 id)
+{
+	const struct btf_type *t = id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, id) : NULL;
+
+	return t && btf_is_func(t) ? btf__name_by_offset(b->btf, t->name_off) : NULL;
+}
+
+/*
+ * Register every name a lookup will ask for: kfunc candidates (set8
+ * entries, bpf_kfunc-tagged FUNCs) and their X_impl / X counterparts. Then
+ * one scan of the BTF (and of the base) finds them all.
+ */
+static int index_names(struct btf2btf *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const char *name = ent->name ? ent->name : func_name(b, ent->id);
+
+		if (name)
+			err = want_name(b, name);
+	}
+	for (size_t i = 0; i < b->tags.nr && !err; i++) {
+		__u32 tag = b->tags.ids[i];
+		const char *name;
+
+		if (!b2b_is_kfunc_tag(b->btf, tag))
+			continue;
+		name = func_name(b, btf__type_by_id(b->btf, tag)->type);
+		if (name)
+			err = want_name(b, name);
+	}
+	if (err)
+		return err;
+	b2b_name_index_scan(&b->names, b->btf);
+	if (b->base)
+		b2b_name_index_scan(&b->base_names, b->base);
+	return 0;
+}
+
 static int collect(struct btf2btf *b)
 {
 	int err;
 
-	err = b2b_name_index_build(&b->names, b->btf);
-	if (!err && b->base)
-		err = b2b_name_index_build(&b->base_names, b->base);
+	err = b2b_tag_index_build(&b->tags, b->btf);
 	if (!err)
-		err = b2b_tag_index_build(&b->tags, b->btf);
+		err = index_names(b);
 	if (err)
 		return b2b_errno(&b->log, err, "out of memory");
 	err = b2b_collect_kfuncs(b->btf, &b->names, b->base ? &b->base_names : NULL, &b->tags,
@@ -265,6 +340,8 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 			if (!err) {
 				b->btf_index = sec.index;
 				err = parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->log);
+				/* libbpf holds its own copy now */
+				b2b_elf_release(b->elf, sec.data, sec.size);
 			}
 		}
 	} else if (is_btf_magic(magic, mem_size)) {
@@ -343,6 +420,7 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_name_index_free(&b->base_names);
 	b2b_btf_ids_free(&b->ids);
 	btf__free(b->btf);
+	free(b->out);
 	btf__free(b->base);
 	b2b_elf_close(b->elf);
 	free(b->path);
@@ -418,6 +496,47 @@ static int check_impl_flagged(struct btf2btf *b)
 	return 0;
 }
 
+/*
+ * The transform's result: the BTF read, untouched, followed by what the
+ * transform appended (see struct b2b_ext). It stays raw bytes in b->out:
+ * writing it needs no parse; b->btf is replaced only when someone asks
+ * for the struct btf (materialise()).
+ */
+static int lay_out_result(struct btf2btf *b, const struct b2b_ext *ext)
+{
+	int err;
+
+	err = b2b_ext_check(ext, "transformed BTF", &b->log);
+	if (err)
+		return err;
+	err = b2b_ext_merge(ext, &b->out, &b->out_size);
+	if (err)
+		return b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s", strerror(-err));
+	return 0;
+}
+
+/* b->out parsed into b->btf; on failure b is as it was. */
+static int materialise(struct btf2btf *b)
+{
+	struct btf *btf;
+	int err;
+
+	if (!b->out)
+		return 0;
+	errno = 0;
+	btf = b->base ? new_split(b->out, b->out_size, b->base) : btf__new(b->out, b->out_size);
+	if (!btf) {
+		err = errno ? -errno : -EINVAL;
+		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
+	}
+	btf__set_endianness(btf, btf__endianness(b->btf));
+	btf__free(b->btf);
+	b->btf = btf;
+	free(b->out);
+	b->out = NULL;
+	return 0;
+}
+
 int btf2btf__transform(struct btf2btf *b)
 {
 	struct b2b_transform tr = {
@@ -429,6 +548,7 @@ int btf2btf__transform(struct btf2btf *b)
 		.stats = &b->stats,
 		.log = &b->log,
 	};
+	struct b2b_ext ext;
 	int err = 0;
 
 	if (b->transformed)
@@ -440,25 +560,26 @@ int btf2btf__transform(struct btf2btf *b)
 	err = check_impl_flagged(b);
 	if (err)
 		return err;
-	if (b2b_transform_init(&tr))
+	if (b2b_ext_init(&ext, b->btf))
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	tr.ext = &ext;
+	if (b2b_transform_init(&tr)) {
+		b2b_ext_free(&ext);
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
 		err = b2b_transform_kfunc(&tr, &b->kfuncs.items[i]);
 	for (size_t i = 0; i < b->kfuncs.nr && !err && b->add_kfunc_tags; i++)
 		err = b2b_add_kfunc_tag(&tr, &b->kfuncs.items[i]);
 	b2b_transform_free(&tr);
+	if (!err && (b->stats.transformed || b->stats.tags_added))
+		err = lay_out_result(b, &ext);
+	b2b_ext_free(&ext);
 	if (err)
 		return err;
 	b->transformed = true;
 	b->changed = b->stats.transformed || b->stats.tags_added;
-	if (b->changed) {
-		/* Types were edited in place after the last btf__add_*(): adding an
-		 * existing string (a kfunc's name) drops any raw data libbpf cached. */
-		if (btf__add_str(b->btf, b->kfuncs.items[0].name) < 0)
-			return b2b_errno(&b->log, -ENOMEM, "out of memory");
-		err = b2b_check_btf_types(b->btf, "transformed BTF", &b->log);
-	}
-	return err;
+	return 0;
 }
 
 bool btf2btf__changed(const struct btf2btf *b)
@@ -469,8 +590,18 @@ bool btf2btf__changed(const struct btf2btf *b)
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
 	__u32 sz = 0;
-	const void *raw = btf__raw_data(b->btf, &sz);
+	const void *raw;
+	int err;
 
+	if (b->out && btf__endianness(b->btf) == native_endianness()) {
+		*data = b->out;
+		*size = b->out_size;
+		return 0;
+	}
+	err = materialise(b);
+	if (err)
+		return err;
+	raw = btf__raw_data(b->btf, &sz);
 	if (!raw)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
 	*data = raw;
@@ -600,6 +731,13 @@ int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
 {
+	/* logically const: the same BTF, parsed on first use */
+	int err = materialise((struct btf2btf *)b);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
 	return b->btf;
 }
 

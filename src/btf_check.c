@@ -66,18 +66,46 @@ static int bad_ref(const struct b2b_log *log, const char *what, __u32 id, const 
 			 what, id, field, ref, cnt - 1);
 }
 
-static bool name_ok(const struct btf *btf, __u32 off)
+__u64 b2b_btf_str_end(const struct btf *btf)
 {
-	return btf__name_by_offset(btf, off) != NULL;
+	__u64 lo = 0, hi = (__u64)UINT32_MAX + 1;
+	int saved = errno;
+
+	/* btf__name_by_offset() accepts exactly [0, end): bisect for end */
+	if (!btf__name_by_offset(btf, 0))
+		hi = 0;
+	while (hi && hi - lo > 1) {
+		__u64 mid = lo + (hi - lo) / 2;
+
+		if (btf__name_by_offset(btf, (__u32)mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	errno = saved;
+	return hi;
 }
 
-static int check_type(const struct btf *btf, __u32 id, const char *what, const struct b2b_log *log)
+/* What every type is checked against, computed once per pass. */
+struct limits {
+	__u32 cnt;		/* btf__type_cnt() */
+	__u64 str_end;		/* b2b_btf_str_end() */
+};
+
+/* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
+static bool name_ok(const struct limits *lim, __u32 off)
+{
+	return off < lim->str_end;
+}
+
+static int check_type(const struct btf *btf, __u32 id, const struct limits *lim, const char *what,
+		      const struct b2b_log *log)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	__u32 cnt = btf__type_cnt(btf);
+	__u32 cnt = lim->cnt;
 	__u16 vlen = btf_vlen(t);
 
-	if (!name_ok(btf, t->name_off))
+	if (!name_ok(lim, t->name_off))
 		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
 				 what, id, t->name_off);
 
@@ -108,7 +136,7 @@ static int check_type(const struct btf *btf, __u32 id, const char *what, const s
 		for (__u16 i = 0; i < vlen; i++, m++) {
 			if (!id_ok(m->type, cnt))
 				return bad_ref(log, what, id, "member type", m->type, cnt);
-			if (!name_ok(btf, m->name_off))
+			if (!name_ok(lim, m->name_off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] member %u has an invalid name offset",
 						 what, id, i);
 		}
@@ -119,7 +147,7 @@ static int check_type(const struct btf *btf, __u32 id, const char *what, const s
 		for (__u16 i = 0; i < vlen; i++) {
 			__u32 off = btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
 
-			if (!name_ok(btf, off))
+			if (!name_ok(lim, off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] value %u has an invalid name offset",
 						 what, id, i);
 		}
@@ -145,7 +173,7 @@ static int check_type(const struct btf *btf, __u32 id, const char *what, const s
 		for (__u16 i = 0; i < vlen; i++, p++) {
 			if (!id_ok(p->type, cnt))
 				return bad_ref(log, what, id, "parameter type", p->type, cnt);
-			if (!name_ok(btf, p->name_off))
+			if (!name_ok(lim, p->name_off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] parameter %u has an invalid name offset",
 						 what, id, i);
 		}
@@ -191,17 +219,31 @@ static int check_type(const struct btf *btf, __u32 id, const char *what, const s
 	return 0;
 }
 
-int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+int b2b_check_btf_types_from(const struct btf *btf, __u32 first, const char *what,
+			     const struct b2b_log *log)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1;
-	__u32 cnt = btf__type_cnt(btf);
+	struct limits lim = { btf__type_cnt(btf), b2b_btf_str_end(btf) };
 	int err;
 
-	for (__u32 id = start; id < cnt; id++) {
-		err = check_type(btf, id, what, log);
+	for (__u32 id = first > start ? first : start; id < lim.cnt; id++) {
+		err = check_type(btf, id, &lim, what, log);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+{
+	return b2b_check_btf_types_from(btf, 0, what, log);
+}
+
+int b2b_check_btf_type(const struct btf *btf, __u32 id, const char *what,
+		       const struct b2b_log *log)
+{
+	struct limits lim = { btf__type_cnt(btf), b2b_btf_str_end(btf) };
+
+	return check_type(btf, id, &lim, what, log);
 }

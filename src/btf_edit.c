@@ -1,67 +1,426 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libbpf's btf__add_*() may grow (and so free) the string buffer that a
- * pointer from btf__name_by_offset() of the same BTF points into; fixed
- * only in recent libbpf. Every name passed back in here is copied first.
+ * Append-only BTF edits (see struct b2b_ext in btf_edit.h): the new types
+ * are built with libbpf in a BTF of their own, then laid out after the
+ * original bytes by b2b_ext_merge().
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf2btf.h"
+#include "btf_check.h"
 #include "btf_edit.h"
 
-#define NAME_MAX_LEN BTF2BTF_KSYM_NAME_LEN
-
-struct btf_type *b2b_type_mut(struct btf *btf, __u32 id)
-{
-	return (struct btf_type *)btf__type_by_id(btf, id);
-}
-
-int b2b_copy_str(const struct btf *btf, __u32 off, char *buf, size_t size)
-{
-	const char *s = btf__name_by_offset(btf, off);
-	size_t len;
-
-	if (!s)
-		return -EINVAL;
-	len = strlen(s);
-	if (len >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, s, len + 1);
-	return 0;
-}
-
-int b2b_add_decl_tag(struct btf *btf, const char *value, __u32 target, int component_idx,
-		     bool kflag)
+/* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */
+static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int component_idx,
+			bool kflag)
 {
 	int id = btf__add_decl_tag(btf, value, target, component_idx);
 
 	if (id < 0 || !kflag)
 		return id;
 	/* libbpf 1.1.2 has no btf__add_decl_attr(): set the bit ourselves */
-	b2b_type_mut(btf, id)->info |= 1U << 31;
+	((struct btf_type *)btf__type_by_id(btf, id))->info |= 1U << 31;
 	return id;
 }
 
-int b2b_add_proto_prefix(struct btf *btf, __u32 proto_id, __u16 nr_params)
+int b2b_ext_init(struct b2b_ext *x, const struct btf *orig)
 {
-	char name[NAME_MAX_LEN];
-	int new_id, err;
+	const struct btf *base = btf__base_btf(orig);
 
-	new_id = btf__add_func_proto(btf, btf__type_by_id(btf, proto_id)->type);
-	if (new_id < 0)
-		return new_id;
-	for (__u16 i = 0; i < nr_params; i++) {
-		/* re-read every time: adding moves the type buffer too */
-		const struct btf_param *p = btf_params(btf__type_by_id(btf, proto_id)) + i;
-		__u32 type = p->type;
+	memset(x, 0, sizeof(*x));
+	x->orig = orig;
+	x->first_id = btf__type_cnt(orig);
+	x->start = base ? btf__type_cnt(base) : 1;
+	x->btf = btf__new_empty();
+	return x->btf ? 0 : -ENOMEM;
+}
 
-		err = b2b_copy_str(btf, p->name_off, name, sizeof(name));
-		if (err)
-			return err;
-		err = btf__add_func_param(btf, name, type);
+void b2b_ext_free(struct b2b_ext *x)
+{
+	btf__free(x->btf);
+	free(x->retype);
+	memset(x, 0, sizeof(*x));
+}
+
+static int ext_id(const struct b2b_ext *x, int local)
+{
+	return local < 0 ? local : (int)(x->first_id + local - 1);
+}
+
+int b2b_ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
+{
+	return ext_id(x, btf__add_func(x->btf, name, linkage, proto));
+}
+
+int b2b_ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int component_idx,
+			 bool kflag)
+{
+	return ext_id(x, add_decl_tag(x->btf, value, target, component_idx, kflag));
+}
+
+int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
+{
+	const struct btf_type *proto = btf__type_by_id(x->orig, proto_id);
+	const struct btf_param *p = btf_params(proto);
+	int id, err;
+
+	/* orig is never modified: its names stay put while ext grows */
+	id = btf__add_func_proto(x->btf, proto->type);
+	for (__u16 i = 0; id > 0 && i < nr_params; i++) {
+		const char *name = btf__name_by_offset(x->orig, p[i].name_off);
+
+		if (!name)
+			return -EINVAL;
+		err = btf__add_func_param(x->btf, name, p[i].type);
 		if (err < 0)
 			return err;
 	}
-	return new_id;
+	return ext_id(x, id);
+}
+
+int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type)
+{
+	if (id < x->start || id >= x->first_id)
+		return -EINVAL;
+	if (x->nr_retype == x->cap_retype) {
+		size_t cap = x->cap_retype ? 2 * x->cap_retype : 64;
+		void *p = realloc(x->retype, cap * sizeof(*x->retype));
+
+		if (!p)
+			return -ENOMEM;
+		x->retype = p;
+		x->cap_retype = cap;
+	}
+	x->retype[x->nr_retype].id = id;
+	x->retype[x->nr_retype++].type = type;
+	return 0;
+}
+
+/* A type of the result by id: orig's (and its base's), or a new one; NULL past the end. */
+static const struct btf_type *result_type(const struct b2b_ext *x, __u32 id)
+{
+	if (id < x->first_id)
+		return btf__type_by_id(x->orig, id);
+	if (id - x->first_id + 1 < btf__type_cnt(x->btf))
+		return btf__type_by_id(x->btf, id - x->first_id + 1);
+	return NULL;
+}
+
+/* ->type of the result's type id: repointed, new or as read. */
+static __u32 result_ref(const struct b2b_ext *x, __u32 id)
+{
+	for (size_t i = x->nr_retype; i-- > 0;)
+		if (x->retype[i].id == id)
+			return x->retype[i].type;
+	return result_type(x, id)->type;
+}
+
+/* The DECL_TAG tag (of the result) on target, component idx. */
+static int check_tag(const struct b2b_ext *x, __u32 tag, __u32 target, int idx, const char *what,
+		     const struct b2b_log *log)
+{
+	const struct btf_type *t = target ? result_type(x, target) : NULL, *proto;
+
+	if (!t)
+		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] tags type %u, out of range",
+				 what, tag, target);
+	if (idx < 0)
+		return 0;
+	proto = btf_is_func(t) ? result_type(x, result_ref(x, target)) : NULL;
+	if (!proto || !btf_is_func_proto(proto) || idx >= btf_vlen(proto))
+		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d is not a parameter of [%u]",
+				 what, tag, idx, target);
+	return 0;
+}
+
+static int check_func(const struct b2b_ext *x, __u32 func, __u32 proto_id, const char *what,
+		      const struct b2b_log *log)
+{
+	const struct btf_type *p = result_type(x, proto_id);
+
+	if (!p || !btf_is_func_proto(p))
+		return b2b_errno(log, -EINVAL, "%s: FUNC [%u] points to type %u, which is not a FUNC_PROTO",
+				 what, func, proto_id);
+	return 0;
+}
+
+/*
+ * What the transform added or repointed, in the result's ids. The types
+ * read were checked at open, the new ones are checked here before any byte
+ * of the result is laid out: the references they make are what the
+ * transform computed, so this is where its mistakes would show.
+ */
+int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log)
+{
+	__u32 nr = btf__type_cnt(x->btf);
+	int err = 0;
+
+	for (__u32 local = 1; local < nr && !err; local++) {
+		const struct btf_type *t = btf__type_by_id(x->btf, local);
+		__u32 id = x->first_id + local - 1;
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_FUNC:
+			err = check_func(x, id, t->type, what, log);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			if (!result_type(x, t->type))
+				err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] returns type %u, out of range",
+						what, id, t->type);
+			for (__u16 i = 0; i < btf_vlen(t) && !err; i++)
+				if (!result_type(x, btf_params(t)[i].type))
+					err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] parameter %u has type %u, out of range",
+							what, id, i, btf_params(t)[i].type);
+			break;
+		case BTF_KIND_DECL_TAG:
+			err = check_tag(x, id, t->type, btf_decl_tag(t)->component_idx, what, log);
+			break;
+		default:
+			err = b2b_errno(log, -EINVAL, "%s: new type [%u] of kind %u", what, id, btf_kind(t));
+		}
+	}
+	for (size_t i = 0; i < x->nr_retype && !err; i++) {
+		const struct btf_type *t = result_type(x, x->retype[i].id);
+
+		if (btf_is_func(t))
+			err = check_func(x, x->retype[i].id, x->retype[i].type, what, log);
+		else if (btf_is_decl_tag(t))
+			err = check_tag(x, x->retype[i].id, x->retype[i].type,
+					btf_decl_tag(t)->component_idx, what, log);
+		else
+			err = b2b_errno(log, -EINVAL, "%s: type [%u] of kind %u repointed", what,
+					x->retype[i].id, btf_kind(t));
+	}
+	return err;
+}
+
+struct want {
+	const char *s;
+	__u32 len, hash, ext_off;
+	__u32 final;
+	bool found;
+};
+
+struct wants {
+	struct want *w;
+	size_t nr;
+	__u32 *slots;		/* index + 1 into w, 0: empty */
+	size_t mask;
+	__u64 lens[1024 / 64];	/* lengths < 1024 wanted; longer ones always looked up */
+};
+
+static __u32 fnv(const char *s, size_t len)
+{
+	__u32 h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static struct want *wants_find(const struct wants *ws, const char *s, size_t len)
+{
+	__u32 h;
+
+	if (len < 1024 && !(ws->lens[len / 64] & (1ULL << (len % 64))))
+		return NULL;
+	h = fnv(s, len);
+	for (size_t i = h & ws->mask; ws->slots[i]; i = (i + 1) & ws->mask) {
+		struct want *w = &ws->w[ws->slots[i] - 1];
+
+		if (w->hash == h && w->len == len && !memcmp(w->s, s, len))
+			return w;
+	}
+	return NULL;
+}
+
+/* First occurrence of every wanted string in strs[0, len), offsets from off0. */
+static void wants_scan(struct wants *ws, const char *strs, __u64 len, __u64 off0)
+{
+	for (__u64 o = 0; o < len;) {
+		size_t l = strnlen(strs + o, len - o);
+		struct want *w = wants_find(ws, strs + o, l);
+
+		if (w && !w->found) {
+			w->found = true;
+			w->final = (__u32)(off0 + o);
+		}
+		o += l + 1;
+	}
+}
+
+static __u32 map_str(const struct wants *ws, __u32 ext_off)
+{
+	size_t lo = 0, hi = ws->nr;
+
+	if (!ext_off)
+		return 0;
+	while (lo < hi) {	/* ws->w is in ext offset order */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ws->w[mid].ext_off < ext_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ws->nr && ws->w[lo].ext_off == ext_off ? ws->w[lo].final : UINT32_MAX;
+}
+
+static enum btf_endianness native_endian(void)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return BTF_BIG_ENDIAN;
+#else
+	return BTF_LITTLE_ENDIAN;
+#endif
+}
+
+int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size)
+{
+	struct btf *orig = (struct btf *)x->orig;	/* endianness view only, restored */
+	const struct btf *base = btf__base_btf(orig);
+	enum btf_endianness e = btf__endianness(orig);
+	struct btf_header oh, eh, *nh;
+	const char *oraw, *eraw, *otypes, *ostrs, *etypes, *estrs;
+	struct wants ws = { 0 };
+	__u64 base_end = 0, new_len = 0, total;
+	__u32 osz = 0, esz = 0;
+	char *buf = NULL, *p;
+	size_t cap;
+	int err = -EINVAL;
+
+	*data = NULL;
+	if (btf__set_endianness(orig, native_endian()))
+		return -EINVAL;
+	oraw = btf__raw_data(orig, &osz);
+	btf__set_endianness(orig, e);
+	eraw = btf__raw_data(x->btf, &esz);
+	if (!oraw || !eraw)
+		return -ENOMEM;
+	memcpy(&oh, oraw, sizeof(oh));
+	memcpy(&eh, eraw, sizeof(eh));
+	otypes = oraw + oh.hdr_len + oh.type_off;
+	ostrs = oraw + oh.hdr_len + oh.str_off;
+	etypes = eraw + eh.hdr_len + eh.type_off;
+	estrs = eraw + eh.hdr_len + eh.str_off;
+	/* type ids map onto the bytes read: orig was never made modifiable */
+	if (oh.type_off || oh.str_off != oh.type_len ||
+	    (x->start < x->first_id && (const char *)btf__type_by_id(orig, x->start) != otypes))
+		return -EINVAL;
+	if (base)
+		base_end = b2b_btf_str_end(base);
+
+	/* the new strings, in ext order (the order libbpf would append them) */
+	for (__u32 o = 1; o < eh.str_len; o += strlen(estrs + o) + 1)
+		ws.nr++;
+	ws.w = calloc(ws.nr ? ws.nr : 1, sizeof(*ws.w));
+	for (cap = 16; cap < 2 * ws.nr; cap *= 2)
+		;
+	ws.slots = calloc(cap, sizeof(*ws.slots));
+	ws.mask = cap - 1;
+	if (!ws.w || !ws.slots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	ws.nr = 0;
+	for (__u32 o = 1; o < eh.str_len; o += strlen(estrs + o) + 1) {
+		struct want *w = &ws.w[ws.nr++];
+		size_t i;
+
+		w->s = estrs + o;
+		w->len = strlen(w->s);
+		w->hash = fnv(w->s, w->len);
+		w->ext_off = o;
+		if (w->len < 1024)
+			ws.lens[w->len / 64] |= 1ULL << (w->len % 64);
+		for (i = w->hash & ws.mask; ws.slots[i]; i = (i + 1) & ws.mask)
+			;
+		ws.slots[i] = ws.nr;
+	}
+	/* btf__add_str(): a base string first, then one of the split's own */
+	if (base)
+		wants_scan(&ws, btf__name_by_offset(base, 0), base_end, 0);
+	wants_scan(&ws, ostrs, oh.str_len, base_end);
+	for (size_t i = 0; i < ws.nr; i++) {
+		if (ws.w[i].found)
+			continue;
+		ws.w[i].final = (__u32)(base_end + oh.str_len + new_len);
+		new_len += ws.w[i].len + 1;
+	}
+
+	total = (__u64)oh.hdr_len + oh.type_len + eh.type_len + oh.str_len + new_len;
+	if (total > UINT32_MAX || base_end + oh.str_len + new_len > UINT32_MAX) {
+		err = -E2BIG;
+		goto out;
+	}
+	buf = malloc(total);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(buf, oraw, oh.hdr_len);
+	nh = (struct btf_header *)buf;
+	nh->type_off = 0;
+	nh->type_len = oh.type_len + eh.type_len;
+	nh->str_off = nh->type_len;
+	nh->str_len = oh.str_len + new_len;
+	p = buf + oh.hdr_len;
+	memcpy(p, otypes, oh.type_len);
+	for (size_t i = 0; i < x->nr_retype; i++) {
+		size_t off = (const char *)btf__type_by_id(orig, x->retype[i].id) - otypes;
+
+		((struct btf_type *)(p + off))->type = x->retype[i].type;
+	}
+	p += oh.type_len;
+	memcpy(p, etypes, eh.type_len);
+	for (char *t = p, *end = p + eh.type_len; t < end;) {
+		struct btf_type *bt = (struct btf_type *)t;
+		size_t sz = sizeof(*bt);
+
+		bt->name_off = map_str(&ws, bt->name_off);
+		switch (btf_kind(bt)) {
+		case BTF_KIND_FUNC:
+			break;
+		case BTF_KIND_FUNC_PROTO: {
+			struct btf_param *pp = btf_params(bt);
+
+			for (__u16 i = 0; i < btf_vlen(bt); i++) {
+				pp[i].name_off = map_str(&ws, pp[i].name_off);
+				if (pp[i].name_off == UINT32_MAX)
+					goto out;
+			}
+			sz += btf_vlen(bt) * sizeof(*pp);
+			break;
+		}
+		case BTF_KIND_DECL_TAG:
+			sz += sizeof(struct btf_decl_tag);
+			break;
+		default:
+			goto out;	/* only these are ever added */
+		}
+		if (bt->name_off == UINT32_MAX)
+			goto out;
+		t += sz;
+	}
+	p += eh.type_len;
+	memcpy(p, ostrs, oh.str_len);
+	p += oh.str_len;
+	for (size_t i = 0; i < ws.nr; i++) {
+		if (ws.w[i].found)
+			continue;
+		memcpy(p, ws.w[i].s, ws.w[i].len + 1);
+		p += ws.w[i].len + 1;
+	}
+	*data = buf;
+	*size = total;
+	buf = NULL;
+	err = 0;
+out:
+	free(buf);
+	free(ws.w);
+	free(ws.slots);
+	return err;
 }

@@ -33,7 +33,8 @@ int cli_fail(const char *path, int err);
 int cli_open(const char *path, struct btf2btf **b);
 
 void cli_print_summary(const struct btf2btf *b);
-void cli_dump(const struct btf2btf *b);
+/* --dump of b: 0, or the negative errno of an error already printed. */
+int cli_dump(const struct btf2btf *b);
 int cli_kfuncs(const char *path);
 int cli_diff(const char *old_path, const char *new_path);
 int cli_check(const char *path);

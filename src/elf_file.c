@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "elf_file.h"
@@ -114,7 +115,14 @@ int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **o
 		return err;
 	}
 	e->size = e->st.st_size;
-	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	/* our own mapping, so that b2b_elf_release() knows its bounds; private
+	 * and writable because libelf may convert a memory image in place */
+	if (e->size && e->size == (size_t)e->size) {
+		e->map = mmap(NULL, e->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, e->fd, 0);
+		if (e->map == MAP_FAILED)
+			e->map = NULL;
+	}
+	e->elf = e->map ? elf_memory(e->map, e->size) : elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
 	return finish_open(e, log, out);
 }
 
@@ -144,6 +152,8 @@ void b2b_elf_close(struct b2b_elf *e)
 		return;
 	if (e->elf)
 		elf_end(e->elf);
+	if (e->map)
+		munmap(e->map, e->size);
 	if (e->fd >= 0)
 		close(e->fd);
 	free(e->mem);
@@ -193,6 +203,22 @@ int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec
 		return section_bytes(e, scn, name, sec, log);
 	}
 	return -ENOENT;
+}
+
+void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p, hi = lo + size, m = (uintptr_t)e->map;
+
+	/* a file in the other byte order may have been converted in place:
+	 * dropping those pages would bring the unconverted bytes back */
+	if (!e->map || e->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
+	    lo < m || hi > m + e->size || hi < lo)
+		return;
+	lo = (lo + page - 1) & ~(page - 1);
+	hi &= ~(page - 1);
+	if (lo < hi)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
 int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2b_log *log)

@@ -11,6 +11,7 @@
 struct b2b_elf {
 	int fd;			/* -1 for an in-memory image */
 	void *mem;		/* owned copy of an in-memory image */
+	void *map;		/* private mapping of the file libelf reads, or NULL */
 	uint64_t size;		/* file (image) size */
 	struct stat st;		/* of the file, when fd >= 0 */
 	Elf *elf;
@@ -52,6 +53,14 @@ int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
  * of the scan), or -EINVAL. */
 int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,
 		   GElf_Sym *sym, const char **name);
+
+/*
+ * Done with [p, p + size) of a section's bytes: let the kernel drop the
+ * pages of the file mapping (read again from the file if touched again).
+ * Keeps the peak RSS near one copy of the BTF; a no-op unless the bytes
+ * are the mapping's own (not converted or copied by libelf).
+ */
+void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size);
 
 /* Read a 32-bit word stored in the object's byte order. */
 uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);

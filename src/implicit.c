@@ -82,7 +82,6 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, __u16 n)
 static int move_tags(struct b2b_transform *tr, const struct btf2btf_kfunc *k, __u32 impl_id,
 		     bool copy, int keep)
 {
-	char value[BTF2BTF_KSYM_NAME_LEN];
 	size_t first, n;
 
 	n = b2b_tag_index_find(tr->tags, tr->btf, k->btf_id, &first);
@@ -96,14 +95,16 @@ static int move_tags(struct b2b_transform *tr, const struct btf2btf_kfunc *k, __
 		if (b2b_is_kfunc_tag(tr->btf, tag_id))
 			continue;
 		if (idx >= keep) {
-			b2b_type_mut(tr->btf, tag_id)->type = impl_id;
+			err = b2b_ext_retype(tr->ext, tag_id, impl_id);
+			if (err)
+				return b2b_errno(tr->log, err, "cannot move a decl tag of %s", k->name);
 			continue;
 		}
 		if (!copy)
 			continue;
-		err = b2b_copy_str(tr->btf, t->name_off, value, sizeof(value));
-		if (!err)
-			err = b2b_add_decl_tag(tr->btf, value, impl_id, idx, kflag);
+		/* tr->btf is never modified: its strings stay put */
+		err = b2b_ext_add_decl_tag(tr->ext, btf__name_by_offset(tr->btf, t->name_off),
+					   impl_id, idx, kflag);
 		if (err < 0)
 			return b2b_errno(tr->log, err, "cannot add decl tag to %s%s: %s", k->name,
 					 BTF2BTF_IMPL_SUFFIX, strerror(-err));
@@ -118,7 +119,7 @@ static int reduced_proto(struct b2b_transform *tr, __u32 proto_id, __u16 keep)
 
 	if (proto_id < tr->nr_orig && tr->reduced_of[proto_id])
 		return tr->reduced_of[proto_id];
-	id = b2b_add_proto_prefix(tr->btf, proto_id, keep);
+	id = b2b_ext_add_proto_prefix(tr->ext, proto_id, keep);
 	if (id > 0 && proto_id < tr->nr_orig)
 		tr->reduced_of[proto_id] = id;
 	return id;
@@ -215,7 +216,7 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 		}
 	} else {
 		__u32 linkage = btf_vlen(func);
-		int id = btf__add_func(tr->btf, impl_name, linkage, k->orig_proto_id);
+		int id = b2b_ext_add_func(tr->ext, impl_name, linkage, k->orig_proto_id);
 
 		if (id < 0)
 			return b2b_errno(tr->log, id, "cannot add FUNC %s: %s", impl_name, strerror(-id));
@@ -230,7 +231,9 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 	if (proto < 0)
 		return b2b_errno(tr->log, proto, "cannot add the reduced prototype of %s: %s",
 				 k->name, strerror(-proto));
-	b2b_type_mut(tr->btf, k->btf_id)->type = proto;
+	err = b2b_ext_retype(tr->ext, k->btf_id, proto);
+	if (err)
+		return b2b_errno(tr->log, err, "cannot repoint kfunc %s", k->name);
 	k->impl_id = impl_id;
 	tr->stats->transformed++;
 	return 0;
@@ -247,7 +250,7 @@ int b2b_add_kfunc_tag(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 			return 0;
 	if (k->found_by & BTF2BTF_FOUND_TAG)
 		return 0;
-	id = b2b_add_decl_tag(tr->btf, "bpf_kfunc", k->btf_id, -1, false);
+	id = b2b_ext_add_decl_tag(tr->ext, "bpf_kfunc", k->btf_id, -1, false);
 	if (id < 0)
 		return b2b_errno(tr->log, id, "cannot add bpf_kfunc tag to %s: %s", k->name,
 				 strerror(-id));

@@ -5,8 +5,11 @@
 
 #include "kfuncs.h"
 
+struct b2b_ext;
+
 struct b2b_transform {
-	struct btf *btf;
+	const struct btf *btf;			/* as read: never modified */
+	struct b2b_ext *ext;			/* what the transform adds and repoints */
 	__u32 start;				/* first id of the split part (1 if not split) */
 	const struct b2b_name_index *names;	/* of btf, as read */
 	const struct b2b_name_index *base_names;	/* NULL unless split */

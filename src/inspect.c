@@ -335,7 +335,11 @@ int cli_kfuncs(const char *path)
 	}
 	nr = btf2btf__kfunc_cnt(b);
 	rows = calloc(nr ? nr : 1, sizeof(*rows));
-	err = rows ? names_build(&funcs, btf2btf__btf(b), BTF_KIND_FUNC) : -ENOMEM;
+	err = rows ? 0 : -ENOMEM;
+	if (!err && !btf2btf__btf(b))
+		err = -errno;
+	if (!err)
+		err = names_build(&funcs, btf2btf__btf(b), BTF_KIND_FUNC);
 	for (size_t i = 0; i < nr && !err; i++) {
 		rows[i].k = btf2btf__kfunc(b, i);
 		err = fill_row(&rows[i], btf2btf__btf(b), &funcs, o->transform);

@@ -19,10 +19,9 @@
 /* ---- name index ---- */
 
 /* 8 bytes at a time: names average ~20 bytes, a byte loop costs more than the probe */
-static __u32 hash_str(const char *s)
+static __u32 hash_str(const char *s, size_t len)
 {
 	const __u64 k = 0x9e3779b97f4a7c15ULL;
-	size_t len = strlen(s);
 	__u64 h = len * k, w;
 
 	for (; len >= 8; s += 8, len -= 8) {
@@ -36,186 +35,127 @@ static __u32 hash_str(const char *s)
 	return (__u32)(h ^ (h >> 29) ^ (h >> 32));
 }
 
-/* First slot of hash: multiply-shift onto [0, size), the size need not be a power of 2. */
-static size_t slot_of(const struct b2b_name_index *idx, __u32 hash)
+/* Cheap first test of a name: its length and first byte, both mod 64. */
+static bool filter_has(const struct b2b_name_index *idx, const char *name, size_t len)
 {
-	return ((__u64)hash * idx->size) >> 32;
+	return idx->filter[len & 63] & (1ULL << (name[0] & 63));
 }
 
-static size_t next_slot(const struct b2b_name_index *idx, size_t h)
+/* The slot of name: its entry's, or the empty one where it goes. */
+static __u32 *slot_of(const struct b2b_name_index *idx, const char *name, size_t len, __u32 hash)
 {
-	return ++h == idx->size ? 0 : h;
+	for (size_t h = hash & idx->mask;; h = (h + 1) & idx->mask) {
+		__u32 *slot = &idx->slots[h];
+		const struct b2b_name_want *w = *slot ? &idx->want[*slot - 1] : NULL;
+
+		if (!w || (w->hash == hash && w->len == len && !memcmp(w->name, name, len)))
+			return slot;
+	}
 }
 
-/* Twice the slots, entries moved over (in any order: they are unique per (name, kind)). */
-static int name_index_grow(struct b2b_name_index *idx)
+static int grow_slots(struct b2b_name_index *idx)
 {
-	struct b2b_name_slot *old = idx->slots;
-	size_t old_size = idx->size;
+	size_t size = idx->mask ? 2 * (idx->mask + 1) : 64;
+	__u32 *slots = calloc(size, sizeof(*slots));
 
-	if (2 * old_size > UINT32_MAX)
-		return -E2BIG;
-	/* written at once: calloc'd pages fault twice (read: zero page, then write) */
-	idx->slots = malloc(2 * old_size * sizeof(*idx->slots));
-	if (!idx->slots) {
-		idx->slots = old;
+	if (!slots)
 		return -ENOMEM;
-	}
-	memset(idx->slots, 0, 2 * old_size * sizeof(*idx->slots));
-	idx->size = 2 * old_size;
-	for (size_t i = 0; i < old_size; i++) {
-		size_t h;
+	free(idx->slots);
+	idx->slots = slots;
+	idx->mask = size - 1;
+	for (size_t i = 0; i < idx->nr; i++) {
+		const struct b2b_name_want *w = &idx->want[i];
 
-		if (!old[i].id)
-			continue;
-		for (h = slot_of(idx, old[i].hash); idx->slots[h].id; h = next_slot(idx, h))
-			;
-		idx->slots[h] = old[i];
+		*slot_of(idx, w->name, w->len, w->hash) = i + 1;
 	}
-	free(old);
 	return 0;
 }
 
-/* Insert id (named name, hash) unless a lower id of the same name and kind is in. */
-static int name_index_insert(struct b2b_name_index *idx, __u32 id, const struct btf_type *t,
-			     const char *name, __u32 hash)
+int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 {
-	size_t h;
+	size_t len = strlen(name);
+	__u32 hash = hash_str(name, len), *slot;
+	struct b2b_name_want *w;
 
-	/*
-	 * One slot per (name, kind): find() returns the lowest id, which is the
-	 * first inserted. Without this, thousands of same-named types (DECL_TAG
-	 * "bpf_kfunc", one per kfunc) share one probe chain and building and
-	 * probing the index turn quadratic.
-	 */
-	for (h = slot_of(idx, hash); idx->slots[h].id; h = next_slot(idx, h)) {
-		const struct btf_type *o;
+	if (!len)
+		return 0;
+	if (2 * (idx->nr + 1) > idx->mask + 1 && grow_slots(idx))
+		return -ENOMEM;
+	slot = slot_of(idx, name, len, hash);
+	if (*slot)
+		return 0;
+	if (idx->nr == idx->cap) {
+		size_t cap = idx->cap ? 2 * idx->cap : 64;
+		void *p = realloc(idx->want, cap * sizeof(*idx->want));
 
-		if (idx->slots[h].hash != hash)
-			continue;
-		o = btf__type_by_id(idx->btf, idx->slots[h].id);
-		if (btf_kind(o) == btf_kind(t) &&
-		    !strcmp(btf__name_by_offset(idx->btf, o->name_off), name))
-			return 0;
+		if (!p)
+			return -ENOMEM;
+		idx->want = p;
+		idx->cap = cap;
 	}
-	idx->slots[h].id = id;
-	idx->slots[h].hash = hash;
-	/* load <= 2/3: most types share a name (decl tags) or have none */
-	if (3 * ++idx->used > 2 * idx->size)
-		return name_index_grow(idx);
+	w = &idx->want[idx->nr];
+	memset(w, 0, sizeof(*w));
+	w->name = strdup(name);
+	if (!w->name)
+		return -ENOMEM;
+	w->len = len;
+	w->hash = hash;
+	*slot = ++idx->nr;
+	idx->filter[len & 63] |= 1ULL << (name[0] & 63);
 	return 0;
 }
 
-#define NAME_INDEX_AHEAD 16	/* names hashed (and slots prefetched) ahead of insertion */
-
-int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf)
+void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
-	__u32 start = base ? btf__type_cnt(base) : 1;
 	__u32 cnt = btf__type_cnt(btf);
-	struct {
-		__u32 id, hash;
-		const struct btf_type *t;
-		const char *name;
-	} ring[NAME_INDEX_AHEAD];
-	size_t n = cnt - start, head = 0, nr = 0;
-	int err = 0;
 
-	memset(idx, 0, sizeof(*idx));
-	idx->btf = btf;
-	/*
-	 * Sized for half the types to be distinct names, grown as needed: a
-	 * table sized for every type was 4x too large on a kfunc-heavy BTF (one
-	 * name per kfunc, three decl tags sharing a few names), and lookups
-	 * in it missed the cache 1.5-2x more (make bench, 100,000 kfuncs).
-	 */
-	idx->size = n / 2 + 64;
-	if (idx->size > UINT32_MAX)
-		return -E2BIG;
-	/* written at once: calloc'd pages fault twice (read: zero page, then write) */
-	idx->slots = malloc(idx->size * sizeof(*idx->slots));
-	if (!idx->slots)
-		return -ENOMEM;
-	memset(idx->slots, 0, idx->size * sizeof(*idx->slots));
-	/*
-	 * The slots are hit at random: on a vmlinux-sized BTF nearly every
-	 * insertion is a cache miss. Hash a few names ahead and prefetch their
-	 * slots so the misses overlap; insertion stays in id order, so the first
-	 * of a (name, kind) in is its lowest id.
-	 */
-	for (__u32 id = start; id < cnt || nr; id++) {
-		if (id < cnt) {
-			const struct btf_type *t = btf__type_by_id(btf, id);
-			const char *name;
+	if (!idx->nr)
+		return;
+	/* ids ascend: the first type of a name and kind seen is the lowest */
+	for (__u32 id = base ? btf__type_cnt(base) : 1; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+		struct b2b_name_want *w;
+		size_t len;
+		__u32 *slot;
 
-			if (!t->name_off)
-				continue;
-			name = btf__name_by_offset(btf, t->name_off);
-			if (!name || !*name)
-				continue;
-			if (nr == NAME_INDEX_AHEAD) {
-				err = name_index_insert(idx, ring[head].id, ring[head].t,
-							ring[head].name, ring[head].hash);
-				if (err)
-					break;
-				nr--;
-				head = (head + 1) % NAME_INDEX_AHEAD;
-			}
-			{
-				size_t tail = (head + nr) % NAME_INDEX_AHEAD;
-				__u32 hash = hash_str(name);
-
-				ring[tail].id = id;
-				ring[tail].hash = hash;
-				ring[tail].t = t;
-				ring[tail].name = name;
-				__builtin_prefetch(&idx->slots[slot_of(idx, hash)], 1);
-				nr++;
-			}
-		} else {
-			/* drain */
-			err = name_index_insert(idx, ring[head].id, ring[head].t, ring[head].name,
-						ring[head].hash);
-			if (err)
-				break;
-			nr--;
-			head = (head + 1) % NAME_INDEX_AHEAD;
-		}
+		if (!name || !*name)
+			continue;
+		len = strlen(name);
+		if (!filter_has(idx, name, len))
+			continue;
+		slot = slot_of(idx, name, len, hash_str(name, len));
+		if (!*slot)
+			continue;
+		w = &idx->want[*slot - 1];
+		if (!w->any_id)
+			w->any_id = id;
+		if (!w->func_id && btf_is_func(t))
+			w->func_id = id;
 	}
-	if (err)
-		b2b_name_index_free(idx);
-	return err;
 }
 
 void b2b_name_index_free(struct b2b_name_index *idx)
 {
+	for (size_t i = 0; i < idx->nr; i++)
+		free((char *)idx->want[i].name);
+	free(idx->want);
 	free(idx->slots);
 	memset(idx, 0, sizeof(*idx));
 }
 
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind)
 {
-	__u32 hash, best = 0;
+	size_t len = strlen(name);
+	const __u32 *slot;
 
-	if (!idx->slots)
+	if (!idx->nr || !len || !filter_has(idx, name, len))
 		return 0;
-	hash = hash_str(name);
-	for (size_t h = slot_of(idx, hash); idx->slots[h].id; h = next_slot(idx, h)) {
-		const struct btf_type *t;
-		const char *n;
-
-		if (idx->slots[h].hash != hash)
-			continue;
-		t = btf__type_by_id(idx->btf, idx->slots[h].id);
-		n = btf__name_by_offset(idx->btf, t->name_off);
-		if (!n || strcmp(n, name))
-			continue;
-		if (btf_kind(t) == kind)
-			return idx->slots[h].id;	/* the only one of that (name, kind) */
-		if (kind < 0 && (!best || idx->slots[h].id < best))
-			best = idx->slots[h].id;	/* growing reorders a chain */
-	}
-	return best;
+	slot = slot_of(idx, name, len, hash_str(name, len));
+	if (!*slot)
+		return 0;
+	return kind == BTF_KIND_FUNC ? idx->want[*slot - 1].func_id : idx->want[*slot - 1].any_id;
 }
 
 /* ---- decl tag index ---- */

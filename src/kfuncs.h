@@ -7,17 +7,27 @@
 
 struct btf;
 
-/* Named types of one BTF (split part only, when split): an open-addressing
- * hash holding the lowest type id of each (name, kind). */
-struct b2b_name_slot {
-	__u32 id;		/* 0: empty */
-	__u32 hash;		/* of the name: most probes skip the strcmp */
+/*
+ * The types of one BTF (its split part, when split) bearing the names some
+ * lookup will ask for, registered first (b2b_name_index_want()): a small
+ * hash of those names, filled by one scan of the types. Indexing every name
+ * of a vmlinux instead cost more than reading its BTF (a cache miss per
+ * type), and most of the names are never asked for.
+ */
+struct b2b_name_want {
+	const char *name;	/* owned */
+	size_t len;
+	__u32 hash;
+	__u32 func_id;		/* lowest FUNC of that name, 0: none */
+	__u32 any_id;		/* lowest type of any kind */
 };
 
 struct b2b_name_index {
-	const struct btf *btf;
-	struct b2b_name_slot *slots;
-	size_t size, used;
+	struct b2b_name_want *want;
+	size_t nr, cap;
+	__u32 *slots;		/* open addressing: index into want + 1, 0: empty */
+	size_t mask;
+	__u64 filter[64];	/* bit first byte % 64 of word length % 64 */
 };
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
@@ -32,9 +42,13 @@ struct b2b_kfuncs {
 	unsigned int conflicts;		/* lenient: set8s disagreeing on KF_IMPLICIT_ARGS */
 };
 
-int b2b_name_index_build(struct b2b_name_index *idx, const struct btf *btf);
+/* Register a name to look up (idx zeroed before the first call). */
+int b2b_name_index_want(struct b2b_name_index *idx, const char *name);
+/* Record, for every registered name, its lowest FUNC and lowest type of btf. */
+void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
 void b2b_name_index_free(struct b2b_name_index *idx);
-/* The lowest id of a type named name, of kind (or any kind when kind < 0); 0 if none. */
+/* The lowest FUNC (kind BTF_KIND_FUNC) or type of any kind (kind < 0) named
+ * name, 0 if none. A name never registered is never found. */
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind);
 
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf);

@@ -117,9 +117,9 @@ static int run_dump(const char *path)
 		btf2btf__close(b);
 		return cli_fail(path, err);
 	}
-	cli_dump(b);
+	err = cli_dump(b);
 	btf2btf__close(b);
-	return 0;
+	return err ? cli_fail(path, err) : 0;
 }
 
 int main(int argc, char **argv)

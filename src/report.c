@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The run summary and --dump, in text or JSON. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -48,16 +49,20 @@ void cli_print_summary(const struct btf2btf *b)
 	printf("; %s\n", result);
 }
 
-void cli_dump(const struct btf2btf *b)
+int cli_dump(const struct btf2btf *b)
 {
+	const struct btf *btf = btf2btf__btf(b);
 	const struct cli_opts *o = cli_opts();
 	struct json j;
 
+	if (!btf)
+		return -errno;	/* logged */
 	if (!o->json) {
-		b2b_dump_btf(stdout, btf2btf__btf(b), NULL);
-		return;
+		b2b_dump_btf(stdout, btf, NULL);
+		return 0;
 	}
 	json_init(&j, stdout, o->pretty);
-	b2b_dump_btf(stdout, btf2btf__btf(b), &j);
+	b2b_dump_btf(stdout, btf, &j);
 	json_finish(&j);
+	return 0;
 }
