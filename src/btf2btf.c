@@ -183,16 +183,22 @@ static int load_btf_file(const char *path, struct btf *base, const char *what,
 	return err;
 }
 
-/* Name name, and the ones lookups derive from it: X_impl of X, X of X_impl. */
-static int want_name(struct btf2btf *b, const char *name)
+/*
+ * Register the name of a set8 entry and the ones lookups derive from it:
+ * X_impl of a KF_IMPLICIT_ARGS X (the transform looks for a legacy one),
+ * X of an X_impl (check_impl_flagged()). Kfuncs found by decl tag alone
+ * are found by id, and without a set8 flag they are never transformed.
+ */
+static int want_entry_names(struct btf2btf *b, const char *name, bool implicit)
 {
 	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX), len = strlen(name);
 	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
 	const char *names[3] = { name, NULL, NULL };
 	int err = 0;
 
-	if (len + sl < sizeof(impl)) {
-		snprintf(impl, sizeof(impl), "%s%s", name, BTF2BTF_IMPL_SUFFIX);
+	if (implicit && len + sl < sizeof(impl)) {
+		memcpy(impl, name, len);
+		memcpy(impl + len, BTF2BTF_IMPL_SUFFIX, sl + 1);
 		names[1] = impl;
 	}
 	if (len > sl && len - sl < sizeof(plain) && !strcmp(name + len - sl, BTF2BTF_IMPL_SUFFIX)) {
@@ -218,31 +224,24 @@ static const char *func_name(const struct btf2btf *b, __u32 id)
 	return t && btf_is_func(t) ? btf__name_by_offset(b->btf, t->name_off) : NULL;
 }
 
-/*
- * Register every name a lookup will ask for: kfunc candidates (set8
- * entries, bpf_kfunc-tagged FUNCs) and their X_impl / X counterparts. Then
- * one scan of the BTF (and of the base) finds them all.
- */
+/* Register every name a lookup will ask for, then find them all in one
+ * scan of the BTF (and one of the base). */
 static int index_names(struct btf2btf *b)
 {
-	int err = 0;
+	size_t nr = b->ids.nr_entries;
+	int err;
+
+	/* an entry's name, and an _impl name for some */
+	err = b2b_name_index_reserve(&b->names, nr + nr / 4);
+	if (!err && b->base)
+		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
 		const char *name = ent->name ? ent->name : func_name(b, ent->id);
 
 		if (name)
-			err = want_name(b, name);
-	}
-	for (size_t i = 0; i < b->tags.nr && !err; i++) {
-		__u32 tag = b->tags.ids[i];
-		const char *name;
-
-		if (!b2b_is_kfunc_tag(b->btf, tag))
-			continue;
-		name = func_name(b, btf__type_by_id(b->btf, tag)->type);
-		if (name)
-			err = want_name(b, name);
+			err = want_entry_names(b, name, ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
 	}
 	if (err)
 		return err;

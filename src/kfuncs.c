@@ -41,22 +41,34 @@ static bool filter_has(const struct b2b_name_index *idx, const char *name, size_
 	return idx->filter[len & 63] & (1ULL << (name[0] & 63));
 }
 
-/* The slot of name: its entry's, or the empty one where it goes. */
-static __u32 *slot_of(const struct b2b_name_index *idx, const char *name, size_t len, __u32 hash)
+/* First slot of hash: its high bits, so that names alike in their last bytes spread. */
+static size_t first_slot(const struct b2b_name_index *idx, __u32 hash)
 {
-	for (size_t h = hash & idx->mask;; h = (h + 1) & idx->mask) {
-		__u32 *slot = &idx->slots[h];
-		const struct b2b_name_want *w = *slot ? &idx->want[*slot - 1] : NULL;
+	return ((__u64)hash * (idx->mask + 1)) >> 32;
+}
 
-		if (!w || (w->hash == hash && w->len == len && !memcmp(w->name, name, len)))
+/* The slot of name: its entry's, or the empty one where it goes. */
+static struct b2b_name_slot *slot_of(const struct b2b_name_index *idx, const char *name,
+				     size_t len, __u32 hash)
+{
+	for (size_t h = first_slot(idx, hash);; h = (h + 1) & idx->mask) {
+		struct b2b_name_slot *slot = &idx->slots[h];
+		const struct b2b_name_want *w;
+
+		if (!slot->want)
+			return slot;
+		if (slot->hash != hash)
+			continue;	/* most probes end here, without touching want[] */
+		w = &idx->want[slot->want - 1];
+		if (w->len == len && !memcmp(w->name, name, len))
 			return slot;
 	}
 }
 
-static int grow_slots(struct b2b_name_index *idx)
+/* At least size slots (a power of 2), the names rehashed. */
+static int grow_slots(struct b2b_name_index *idx, size_t size)
 {
-	size_t size = idx->mask ? 2 * (idx->mask + 1) : 64;
-	__u32 *slots = calloc(size, sizeof(*slots));
+	struct b2b_name_slot *slots = calloc(size, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
@@ -65,8 +77,29 @@ static int grow_slots(struct b2b_name_index *idx)
 	idx->mask = size - 1;
 	for (size_t i = 0; i < idx->nr; i++) {
 		const struct b2b_name_want *w = &idx->want[i];
+		struct b2b_name_slot *slot = slot_of(idx, w->name, w->len, w->hash);
 
-		*slot_of(idx, w->name, w->len, w->hash) = i + 1;
+		slot->want = i + 1;
+		slot->hash = w->hash;
+	}
+	return 0;
+}
+
+int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr)
+{
+	size_t size = 64;
+
+	while (size < 2 * nr)
+		size *= 2;
+	if (size > idx->mask + 1 && grow_slots(idx, size))
+		return -ENOMEM;
+	if (nr > idx->cap) {
+		void *p = realloc(idx->want, nr * sizeof(*idx->want));
+
+		if (!p)
+			return -ENOMEM;
+		idx->want = p;
+		idx->cap = nr;
 	}
 	return 0;
 }
@@ -74,15 +107,16 @@ static int grow_slots(struct b2b_name_index *idx)
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 {
 	size_t len = strlen(name);
-	__u32 hash = hash_str(name, len), *slot;
+	__u32 hash = hash_str(name, len);
+	struct b2b_name_slot *slot;
 	struct b2b_name_want *w;
 
 	if (!len)
 		return 0;
-	if (2 * (idx->nr + 1) > idx->mask + 1 && grow_slots(idx))
+	if (2 * (idx->nr + 1) > idx->mask + 1 && grow_slots(idx, idx->mask ? 2 * (idx->mask + 1) : 64))
 		return -ENOMEM;
 	slot = slot_of(idx, name, len, hash);
-	if (*slot)
+	if (slot->want)
 		return 0;
 	if (idx->nr == idx->cap) {
 		size_t cap = idx->cap ? 2 * idx->cap : 64;
@@ -100,7 +134,8 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 		return -ENOMEM;
 	w->len = len;
 	w->hash = hash;
-	*slot = ++idx->nr;
+	slot->want = ++idx->nr;
+	slot->hash = hash;
 	idx->filter[len & 63] |= 1ULL << (name[0] & 63);
 	return 0;
 }
@@ -116,9 +151,9 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 	for (__u32 id = base ? btf__type_cnt(base) : 1; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+		const struct b2b_name_slot *slot;
 		struct b2b_name_want *w;
 		size_t len;
-		__u32 *slot;
 
 		if (!name || !*name)
 			continue;
@@ -126,9 +161,9 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 		if (!filter_has(idx, name, len))
 			continue;
 		slot = slot_of(idx, name, len, hash_str(name, len));
-		if (!*slot)
+		if (!slot->want)
 			continue;
-		w = &idx->want[*slot - 1];
+		w = &idx->want[slot->want - 1];
 		if (!w->any_id)
 			w->any_id = id;
 		if (!w->func_id && btf_is_func(t))
@@ -148,14 +183,15 @@ void b2b_name_index_free(struct b2b_name_index *idx)
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind)
 {
 	size_t len = strlen(name);
-	const __u32 *slot;
+	const struct b2b_name_slot *slot;
 
 	if (!idx->nr || !len || !filter_has(idx, name, len))
 		return 0;
 	slot = slot_of(idx, name, len, hash_str(name, len));
-	if (!*slot)
+	if (!slot->want)
 		return 0;
-	return kind == BTF_KIND_FUNC ? idx->want[*slot - 1].func_id : idx->want[*slot - 1].any_id;
+	return kind == BTF_KIND_FUNC ? idx->want[slot->want - 1].func_id
+				     : idx->want[slot->want - 1].any_id;
 }
 
 /* ---- decl tag index ---- */

@@ -22,10 +22,15 @@ struct b2b_name_want {
 	__u32 any_id;		/* lowest type of any kind */
 };
 
+struct b2b_name_slot {
+	__u32 want;		/* index into want[] + 1, 0: empty */
+	__u32 hash;		/* of its name: most probes skip want[] */
+};
+
 struct b2b_name_index {
 	struct b2b_name_want *want;
 	size_t nr, cap;
-	__u32 *slots;		/* open addressing: index into want + 1, 0: empty */
+	struct b2b_name_slot *slots;	/* open addressing, linear probing */
 	size_t mask;
 	__u64 filter[64];	/* bit first byte % 64 of word length % 64 */
 };
@@ -42,6 +47,8 @@ struct b2b_kfuncs {
 	unsigned int conflicts;		/* lenient: set8s disagreeing on KF_IMPLICIT_ARGS */
 };
 
+/* Room for nr names without growing (idx zeroed before the first call). */
+int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
 /* Register a name to look up (idx zeroed before the first call). */
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
