@@ -8,6 +8,8 @@
  *   mode bit 2: also write the image through a real file (btf2btf__open +
  *               write_elf: temp file, copy_file_range, rename), which
  *               must give the bytes elf_image gave
+ *   mode bit 3: parse the result (btf2btf__btf), whose raw bytes must be
+ *               the ones raw_btf gave before
  *
  * open_mem (ELF, .BTF, .BTF_ids, symtab) -> transform -> elf_image +
  * raw_btf. Properties checked beyond "no crash, no leak, no UB":
@@ -112,6 +114,22 @@ static void through_file(const uint8_t *data, size_t size, const struct btf2btf_
 	unlink(file_path);
 }
 
+/* The result is written from raw bytes and parsed only on demand: both views agree. */
+static void parse_result(struct btf2btf *b, const void *raw, size_t raw_size)
+{
+	void *copy = malloc(raw_size ? raw_size : 1);
+	const void *again;
+	size_t again_size;
+
+	if (!copy)
+		abort();
+	memcpy(copy, raw, raw_size);	/* raw may be freed by the parse */
+	if (!btf2btf__btf(b) || btf2btf__raw_btf(b, &again, &again_size) ||
+	    again_size != raw_size || memcmp(copy, again, raw_size))
+		FUZZ_FAIL("the parsed result's raw bytes differ from the written ones");
+	free(copy);
+}
+
 static int run(const uint8_t *data, size_t size, unsigned int mode, const char *name)
 {
 	struct btf2btf_opts opts = {
@@ -158,6 +176,8 @@ static int run(const uint8_t *data, size_t size, unsigned int mode, const char *
 	}
 	if (img && (mode & 4) && btf2btf__changed(b))
 		through_file(data, size, &opts, img, img_size);
+	if (mode & 8)
+		parse_result(b, raw, raw_size);
 out:
 	free(img);
 	btf2btf__close(b2);
