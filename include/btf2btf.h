@@ -125,7 +125,8 @@ BTF2BTF_API int btf2btf__write_raw(struct btf2btf *b, const char *path);
  * The caller frees *data. */
 BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size);
 
-/* Raw BTF bytes of the (possibly transformed) BTF; owned by b. */
+/* Raw BTF bytes of the (possibly transformed) BTF; owned by b, valid until
+ * the next call on b (btf2btf__btf() may replace them). */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
 
 /* The (possibly transformed) BTF. After a transform it is parsed on first
