@@ -85,15 +85,8 @@ int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type)
 {
 	if (id < x->start || id >= x->first_id)
 		return -EINVAL;
-	if (x->nr_retype == x->cap_retype) {
-		size_t cap = x->cap_retype ? 2 * x->cap_retype : 64;
-		void *p = realloc(x->retype, cap * sizeof(*x->retype));
-
-		if (!p)
-			return -ENOMEM;
-		x->retype = p;
-		x->cap_retype = cap;
-	}
+	if (b2b_grow((void **)&x->retype, &x->cap_retype, x->nr_retype + 1, sizeof(*x->retype)))
+		return -ENOMEM;
 	x->retype[x->nr_retype].id = id;
 	x->retype[x->nr_retype++].type = type;
 	return 0;

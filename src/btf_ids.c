@@ -80,25 +80,9 @@ static long find_set8(const struct b2b_btf_ids *ids, uint64_t off)
 	return off < ids->sets[lo].off + ids->sets[lo].size ? (long)lo : -1;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	*cap = *cap ? *cap * 2 : 64;
-	if (*cap < need)
-		*cap = need;
-	n = realloc(*arr, *cap * elem);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	return 0;
-}
-
 static int add_entry(struct b2b_btf_ids *ids, size_t *cap, const struct b2b_set8_entry *ent)
 {
-	if (grow((void **)&ids->entries, cap, ids->nr_entries + 1, sizeof(*ent)))
+	if (b2b_grow((void **)&ids->entries, cap, ids->nr_entries + 1, sizeof(*ent)))
 		return -ENOMEM;
 	ids->entries[ids->nr_entries++] = *ent;
 	return 0;
@@ -135,7 +119,7 @@ static int collect_sets(struct b2b_elf *e, const struct b2b_section *sec,
 			return b2b_errno(log, -EINVAL,
 					 ".BTF_ids: set8 %s has size %llu at offset %llu, not an 8-byte header plus 8-byte pairs",
 					 name, (unsigned long long)sym.st_size, (unsigned long long)off);
-		if (grow((void **)&ids->sets, &cap, ids->nr_sets + 1, sizeof(*set)))
+		if (b2b_grow((void **)&ids->sets, &cap, ids->nr_sets + 1, sizeof(*set)))
 			return -ENOMEM;
 		set = &ids->sets[ids->nr_sets];
 		memset(set, 0, sizeof(*set));

@@ -30,6 +30,10 @@ void b2b_log(const struct b2b_log *log, enum btf2btf_log_level level, const char
 __attribute__((format(printf, 2, 3)))
 void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
 
+/* Room for need elements of elem bytes in *arr (capacity *cap, doubled, at
+ * least need): 0 or -ENOMEM, *arr untouched on failure. */
+int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
+
 /* Returns 0 on success, or the (negative) error it logged. */
 int b2b_errno(const struct b2b_log *log, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -93,15 +93,7 @@ int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr)
 		size *= 2;
 	if (size > idx->mask + 1 && grow_slots(idx, size))
 		return -ENOMEM;
-	if (nr > idx->cap) {
-		void *p = realloc(idx->want, nr * sizeof(*idx->want));
-
-		if (!p)
-			return -ENOMEM;
-		idx->want = p;
-		idx->cap = nr;
-	}
-	return 0;
+	return b2b_grow((void **)&idx->want, &idx->cap, nr, sizeof(*idx->want));
 }
 
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
@@ -113,20 +105,14 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 
 	if (!len)
 		return 0;
-	if (2 * (idx->nr + 1) > idx->mask + 1 && grow_slots(idx, idx->mask ? 2 * (idx->mask + 1) : 64))
+	if (2 * (idx->nr + 1) > idx->mask + 1 &&
+	    grow_slots(idx, idx->mask ? 2 * (idx->mask + 1) : 64))
 		return -ENOMEM;
 	slot = slot_of(idx, name, len, hash);
 	if (slot->want)
 		return 0;
-	if (idx->nr == idx->cap) {
-		size_t cap = idx->cap ? 2 * idx->cap : 64;
-		void *p = realloc(idx->want, cap * sizeof(*idx->want));
-
-		if (!p)
-			return -ENOMEM;
-		idx->want = p;
-		idx->cap = cap;
-	}
+	if (b2b_grow((void **)&idx->want, &idx->cap, idx->nr + 1, sizeof(*idx->want)))
+		return -ENOMEM;
 	w = &idx->want[idx->nr];
 	memset(w, 0, sizeof(*w));
 	w->name = strdup(name);
@@ -330,15 +316,8 @@ static struct rec *get_rec(struct builder *b, __u32 id)
 
 	if (*slot)
 		return &b->recs[*slot - 1];
-	if (b->nr == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 64;
-		struct rec *n = realloc(b->recs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		b->recs = n;
-		b->cap = cap;
-	}
+	if (b2b_grow((void **)&b->recs, &b->cap, b->nr + 1, sizeof(*b->recs)))
+		return NULL;
 	memset(&b->recs[b->nr], 0, sizeof(b->recs[0]));
 	b->recs[b->nr].id = id;
 	*slot = ++b->nr;

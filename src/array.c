@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Growable arrays: the one realloc-by-doubling every table here uses. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap * 2 : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	if (n < need)
+		n = need;
+	if (n > SIZE_MAX / elem)
+		return -ENOMEM;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
