@@ -219,31 +219,16 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 	return 0;
 }
 
-int b2b_check_btf_types_from(const struct btf *btf, __u32 first, const char *what,
-			     const struct b2b_log *log)
+int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
 {
 	const struct btf *base = btf__base_btf(btf);
-	__u32 start = base ? btf__type_cnt(base) : 1;
 	struct limits lim = { btf__type_cnt(btf), b2b_btf_str_end(btf) };
 	int err;
 
-	for (__u32 id = first > start ? first : start; id < lim.cnt; id++) {
+	for (__u32 id = base ? btf__type_cnt(base) : 1; id < lim.cnt; id++) {
 		err = check_type(btf, id, &lim, what, log);
 		if (err)
 			return err;
 	}
 	return 0;
-}
-
-int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
-{
-	return b2b_check_btf_types_from(btf, 0, what, log);
-}
-
-int b2b_check_btf_type(const struct btf *btf, __u32 id, const char *what,
-		       const struct b2b_log *log)
-{
-	struct limits lim = { btf__type_cnt(btf), b2b_btf_str_end(btf) };
-
-	return check_type(btf, id, &lim, what, log);
 }

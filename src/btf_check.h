@@ -15,11 +15,6 @@ int b2b_check_btf_header(const void *data, size_t size, const char *what,
 
 /* Every type id, name offset and decl tag component in range; FUNC -> FUNC_PROTO. */
 int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log);
-/* The same for the types from id first on, and for the one type id. */
-int b2b_check_btf_types_from(const struct btf *btf, __u32 first, const char *what,
-			     const struct b2b_log *log);
-int b2b_check_btf_type(const struct btf *btf, __u32 id, const char *what,
-		       const struct b2b_log *log);
 
 /* End of the strings of btf and its bases: names are at offsets [0, end). */
 __u64 b2b_btf_str_end(const struct btf *btf);
