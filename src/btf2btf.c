@@ -52,11 +52,6 @@ static bool is_btf_magic(const unsigned char *p, size_t size)
 	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
 }
 
-static enum btf_endianness native_endianness(void)
-{
-	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? BTF_BIG_ENDIAN : BTF_LITTLE_ENDIAN;
-}
-
 static int read_file(const char *path, void **data, size_t *size, const struct b2b_log *log)
 {
 	struct stat st;
@@ -592,7 +587,7 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	const void *raw;
 	int err;
 
-	if (b->out && btf__endianness(b->btf) == native_endianness()) {
+	if (b->out && btf__endianness(b->btf) == b2b_native_endianness()) {
 		*data = b->out;
 		*size = b->out_size;
 		return 0;

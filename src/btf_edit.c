@@ -262,7 +262,7 @@ static __u32 map_str(const struct wants *ws, __u32 ext_off)
 	return lo < ws->nr && ws->w[lo].ext_off == ext_off ? ws->w[lo].final : UINT32_MAX;
 }
 
-static enum btf_endianness native_endian(void)
+enum btf_endianness b2b_native_endianness(void)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return BTF_BIG_ENDIAN;
@@ -286,7 +286,7 @@ int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size)
 	int err = -EINVAL;
 
 	*data = NULL;
-	if (btf__set_endianness(orig, native_endian()))
+	if (btf__set_endianness(orig, b2b_native_endianness()))
 		return -EINVAL;
 	oraw = btf__raw_data(orig, &osz);
 	btf__set_endianness(orig, e);

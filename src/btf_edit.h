@@ -41,6 +41,8 @@ int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type);
 /* Check the new types and repointings against the result; errors logged. */
 int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log);
+/* The byte order b2b_ext_merge() lays the result out in: the host's. */
+enum btf_endianness b2b_native_endianness(void);
 /* The result as raw BTF in orig's layout, native endian (malloc'd). */
 int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size);
 
