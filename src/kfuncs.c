@@ -433,7 +433,7 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		k->orig_proto_id = t->type;
 		k->state = (r->flags & BTF2BTF_KF_IMPLICIT_ARGS) ? BTF2BTF_KFUNC_PENDING
 								 : BTF2BTF_KFUNC_PLAIN;
-		/* own the strings: the BTF string buffer moves when types are added */
+		/* own the strings: b->btf is replaced when the result is parsed */
 		k->name = strdup(btf__name_by_offset(b->btf, t->name_off));
 		k->sets = lists[i] ? lists[i] : strdup("");
 		lists[i] = NULL;
