@@ -24,7 +24,7 @@ CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
-CPPFLAGS	+= -Iinclude -Isrc -D_GNU_SOURCE
+CPPFLAGS	+= -Iinclude -Isrc/lib -Isrc/cli -D_GNU_SOURCE
 
 ifeq ($(SANITIZE),1)
 BUILD		?= build/san
@@ -58,12 +58,17 @@ SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
 
 all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/obj
+# The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
+# bpftool do; the CLI sees only include/btf2btf.h of the library.
+vpath %.c src/lib src/cli
+SRC_HDRS	:= $(wildcard src/lib/*.h src/cli/*.h include/*.h)
+
+$(BUILD)/obj/%.o: %.c $(SRC_HDRS) | $(BUILD)/obj
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
-$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/pic
+$(BUILD)/pic/%.o: %.c $(SRC_HDRS) | $(BUILD)/pic
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden \
 		-DBTF2BTF_EXPORT -c $< -o $@
-$(BUILD)/tobj/%.o: src/%.c $(wildcard src/*.h include/*.h) | $(BUILD)/tobj
+$(BUILD)/tobj/%.o: %.c $(SRC_HDRS) | $(BUILD)/tobj
 	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
 
 $(BUILD)/obj $(BUILD)/pic $(BUILD)/tobj $(BUILD)/tests $(BUILD)/fixtures:

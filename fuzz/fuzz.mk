@@ -15,14 +15,14 @@ FUZZ_DIR	:= build/fuzz
 FUZZ_BIN	:= $(FUZZ_DIR)/fuzz_btf2btf
 FUZZ_CFLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 		   -fno-sanitize-recover=all
-FUZZ_SRCS	:= $(addprefix src/,$(LIB_SRCS)) fixtures/builder.c fixtures/recipes.c
+FUZZ_SRCS	:= $(addprefix src/lib/,$(LIB_SRCS)) fixtures/builder.c fixtures/recipes.c
 FUZZ_OBJS	:= $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(notdir $(FUZZ_SRCS)))
 FUZZ_CORPUS	:= $(FUZZ_DIR)/corpus
 FUZZ_SEEDS	:= $(FUZZ_DIR)/seeds
 
 .PHONY: fuzz fuzz-build fuzz-seeds check-valgrind
 
-$(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*.h include/*.h)
+$(FUZZ_DIR)/obj/%.o: src/lib/%.c $(SRC_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_DIR)/obj/%.o: fixtures/%.c fixtures/*.h

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # Kernel proof for btf2btf: unpack Debian's linux-source-6.12, apply
-# kernel/patches/, configure (tinyconfig + kernel/configs/*.config), build
+# kernel/patches/6.12/, configure (tinyconfig + kernel/configs/6.12/*.config), build
 # bzImage and bpf_testmod.ko with btf2btf, build the guest (static /init
 # loader + BPF programs), pack an initramfs and boot it in QEMU (TCG).
 #
@@ -48,10 +48,10 @@ hash_files() {
 stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
 stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 
-mapfile -t PATCHES < <(ls "$KDIR"/patches/*.patch | sort)
-mapfile -t CONFIGS < <(ls "$KDIR"/configs/*.config | sort)
+mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
+mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
-mapfile -t GUESTSRC < <(find "$KDIR"/guest -type f | LC_ALL=C sort)
+mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 -type f | LC_ALL=C sort)
 
 tarball_id() { stat -c '%n %s %Y' "$TARBALL"; }
 
@@ -142,7 +142,7 @@ step_guest() {
 	grep -q 'struct bpf_prog_aux {' "$GUEST/obj/vmlinux.h" ||
 		die "bpftool could not dump the BTF of $OBJ/vmlinux"
 	local c o
-	for c in "$KDIR"/guest/progs/*.bpf.c; do
+	for c in "$KDIR"/guest/6.12/progs/*.bpf.c; do
 		o=$GUEST/root/bpf/$(basename "${c%.c}").o
 		say "guest: clang -target bpf $(basename "$c")"
 		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
@@ -150,7 +150,7 @@ step_guest() {
 	done
 	say "guest: static /init loader"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
-		-o "$GUEST/root/init" "$KDIR/guest/init.c" -lbpf -lelf -lz
+		-o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" -lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	mkdir -p "$GUEST/root/dev" "$GUEST/root/proc" "$GUEST/root/sys"
 	say "guest: packing initramfs"
