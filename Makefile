@@ -4,7 +4,7 @@
 #   make            build library and CLI into build/
 #   make demo       set up (packages when root), build, run on a fixture
 #   make check      unit tests (SANITIZE=1: under ASan/UBSan)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (also BINDIR, LIBDIR, ..., COMPLETIONDIR)
 
 VERSION		:= 0.1.0
 SOVERSION	:= 0
@@ -13,6 +13,7 @@ BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 CC		?= cc
@@ -108,7 +109,7 @@ demo:
 # ---- install ----
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BTF2BTF_BIN) $(DESTDIR)$(BINDIR)/btf2btf
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/libbtf2btf.a
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
@@ -116,6 +117,7 @@ install: all
 	ln -sf libbtf2btf.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so
 	install -m 644 include/btf2btf.h $(DESTDIR)$(INCLUDEDIR)/btf2btf.h
 	install -m 644 btf2btf.1 $(DESTDIR)$(MANDIR)/man1/btf2btf.1
+	install -m 644 bash-completion/btf2btf $(DESTDIR)$(COMPLETIONDIR)/btf2btf
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    libbtf2btf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libbtf2btf.pc

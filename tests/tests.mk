@@ -17,3 +17,10 @@ check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
+
+# The bash completion, driven through complete/COMPREPLY in a non-interactive
+# bash and checked against the CLI's option table (needs bash-completion).
+check-completion: $(BTF2BTF_BIN)
+	BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-completion.sh bash-completion/btf2btf
+check: check-completion
+.PHONY: check-completion
