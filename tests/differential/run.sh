@@ -26,7 +26,7 @@
 # Environment: DIFF_FEATURES (btf2btf's feature option, default
 # --features=all; set it empty to see where plain btf2btf stands), DIFF_SEED (default 20261203; "random": from the clock),
 # DIFF_N (random objects, default 300), DIFF_SHOW (differences shown in full,
-# default 3), DIFF_WORK (default .cache/differential).
+# default 3), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default .cache/differential).
 set -uo pipefail
 
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
@@ -164,9 +164,14 @@ run_case() {
 	fi
 }
 
-while read -r name kind base; do
-	run_case "$name" "$kind" "$base"
-done < "$CASES"
+# two workers (the machine has 2 cores), each taking every other case
+JOBS=${DIFF_JOBS:-2}
+for ((j = 0; j < JOBS; j++)); do
+	awk -v j=$j -v n=$JOBS 'NR % n == j' "$CASES" | while read -r name kind base; do
+		run_case "$name" "$kind" "$base"
+	done &
+done
+wait
 
 # ---- report ----
 total=0 same=0 bytes=0 doc=0 dtags=0 refused=0 diffs=0
