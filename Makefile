@@ -75,6 +75,10 @@ SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
 # Exported symbols, each in the version node of the release that added it.
 VERSION_SCRIPT	:= src/lib/libbtf2btf.map
 
+# no implicit rules but ours (no `%: %.o` chains through the fixtures)
+MAKEFLAGS	+= --no-builtin-rules
+.SUFFIXES:
+
 .PHONY: all check demo install clean fixtures bench fuzz check-valgrind
 .DEFAULT_GOAL := all
 
@@ -146,4 +150,6 @@ install: all
 clean:
 	rm -rf build
 
+# dependency files are read if present and never made
+%.d: ;
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/fixtures/obj/*.d)

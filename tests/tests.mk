@@ -17,6 +17,7 @@ check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@./tests/check-abi.sh $(SHARED_LIB)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
+	@$(MAKE) --no-print-directory differential-if-cached
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
 
 # The bash completion, driven through complete/COMPREPLY in a non-interactive
@@ -28,3 +29,5 @@ check-debian:
 	./tests/check-debian.sh
 check: check-completion check-debian
 .PHONY: check-completion check-debian
+
+include tests/differential/differential.mk
