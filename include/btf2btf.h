@@ -58,7 +58,23 @@ struct btf2btf_opts {
 	/* For linting: set8s disagreeing on KF_IMPLICIT_ARGS for one kfunc are
 	 * a warning, not an error of open(); transform() then refuses. */
 	bool lenient;
+	/* BTF2BTF_FEAT_*: what the transform does; 0 = BTF2BTF_FEAT_DEFAULT */
+	unsigned int features;
+	/* with base_path: rewrite the split BTF against a distilled base
+	 * (btf2btf__raw_base_btf()), as 7.3 does for external modules */
+	bool distill_base;
 };
+
+/* Behaviours (pahole --btf_features style), bits of btf2btf_opts.features. */
+enum btf2btf_feature {
+	BTF2BTF_FEAT_IMPLICIT_ARGS	= 1U << 0,	/* the KF_IMPLICIT_ARGS transform */
+	BTF2BTF_FEAT_KFUNC_TAGS		= 1U << 1,	/* "bpf_kfunc" decl tag on every kfunc */
+	BTF2BTF_FEAT_FASTCALL_TAGS	= 1U << 2,	/* "bpf_fastcall" for KF_FASTCALL */
+	BTF2BTF_FEAT_ARENA_ATTRS	= 1U << 3,	/* address_space(1) for KF_ARENA_* */
+	BTF2BTF_FEAT_DEDUP		= 1U << 4,	/* dedup the result (btf__dedup()) */
+	BTF2BTF_FEAT_SORT		= 1U << 5,	/* sort types by name, ids remapped */
+};
+#define BTF2BTF_FEAT_DEFAULT	BTF2BTF_FEAT_IMPLICIT_ARGS
 
 /* How a kfunc was found. */
 #define BTF2BTF_FOUND_TAG	(1U << 0)	/* "bpf_kfunc" decl tag */
@@ -128,6 +144,14 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 /* Raw BTF bytes of the (possibly transformed) BTF; owned by b, valid until
  * the next call on b (btf2btf__btf() may replace them). */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
+
+/* Raw bytes of the distilled base (opts.distill_base, after a transform):
+ * the .BTF.base section of an external module. -ENOENT when there is none.
+ * Owned by b. */
+BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size);
+
+/* Write the distilled base as a raw BTF file (temp file, fsync, rename). */
+BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
 /* The (possibly transformed) BTF. After a transform it is parsed on first
  * use: NULL (errno set, error logged) if that fails for lack of memory. */
