@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btf_post.h"
 #include "builder.h"
@@ -660,6 +661,80 @@ static void test_distill_on_sys_vmlinux(void **state)
 	btf__free(full);
 }
 
+/* Both sections of an object, dumped with objcopy. */
+static void dump_sections(const char *obj, const char *btf_out, const char *base_out)
+{
+	struct run r;
+
+	th_require_tool("objcopy");
+	th_sh(&r, "objcopy --dump-section .BTF=%s --dump-section .BTF.base=%s %s %s",
+	      btf_out, base_out, obj, th_path("scratch.o"));
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+}
+
+static void assert_distilled_pair(const char *btf_path, const char *base_path,
+				  const struct btf *full)
+{
+	struct btf *dist = btf__parse_raw(base_path), *split;
+
+	assert_non_null(dist);
+	split = btf__parse_raw_split(btf_path, dist);
+	assert_non_null(split);
+	assert_relocatable(dist, full);
+	th_find(split, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC);
+	btf__free(split);
+	btf__free(dist);
+}
+
+/* The CLI: .BTF.base added to the ELF (then replaced, never doubled), or
+ * FILE.base beside -o FILE; --distill-base without -B is a usage error. */
+static void test_distill_cli(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *mod2 = th_copy_fixture("split.o.ko", "mod2.ko");
+	const char *btf = th_path("s.btf"), *dist = th_path("s.btf.base");
+	struct btf *full = th_parse(base, NULL);
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "--distill-base", mod, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--distill-base needs --btf-base"));
+	th_run_free(&r);
+
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", mod, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	dump_sections(mod, btf, dist);
+	assert_distilled_pair(btf, dist, full);
+
+	/* an object that has a .BTF.base already: replaced, not added twice */
+	th_sh(&r, "objcopy --add-section .BTF.base=%s %s", btf, mod2);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", mod2, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'", mod2);
+	assert_string_equal(r.out, "1\n");
+	th_run_free(&r);
+	dump_sections(mod2, btf, dist);
+	assert_distilled_pair(btf, dist, full);
+
+	/* raw output: FILE and FILE.base */
+	unlink(btf);
+	unlink(dist);
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", "-o", btf,
+				     th_fixture("split.o.ko"), NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_distilled_pair(btf, dist, full);
+	btf__free(full);
+	th_cleanup();
+}
+
 static void test_distill_needs_base(void **state)
 {
 	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
@@ -771,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
 		cmocka_unit_test(test_distill_needs_base),
+		cmocka_unit_test(test_distill_cli),
 		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_malformed_raw),
 	};
