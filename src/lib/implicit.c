@@ -157,6 +157,28 @@ static const char *kind_name(const struct btf_type *t)
 	return btf_kind(t) < ARRAY_SIZE(names) ? names[btf_kind(t)] : "UNKNOWN";
 }
 
+/*
+ * Where the implicit arguments of a legacy X_impl start. Like upstream,
+ * any prototype is accepted for a real X_impl: its argument at the
+ * position of X's first implicit one may have another pointer type, as
+ * 6.12's bpf_wq_set_callback_impl(..., void *aux__ign) has. X's own
+ * prototype (full or already reduced) says where that position is.
+ */
+static int legacy_first_implicit_arg(const struct btf *btf, __u32 func_proto, __u32 impl_proto)
+{
+	int first = b2b_first_implicit_arg(btf, impl_proto);
+	int keep = b2b_first_implicit_arg(btf, func_proto);
+	const struct btf_type *ip = btf__type_by_id(btf, impl_proto);
+
+	if (first >= 0)
+		return first;
+	if (keep < 0)	/* X already reduced: its arguments are the explicit ones */
+		keep = btf_vlen(btf__type_by_id(btf, func_proto));
+	if (keep < btf_vlen(ip) && btf_is_ptr(btf__type_by_id(btf, btf_params(ip)[keep].type)))
+		return keep;
+	return -1;
+}
+
 int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 {
 	char impl_name[BTF2BTF_KSYM_NAME_LEN];
@@ -181,7 +203,7 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 
 	if (keep < 0) {
 		/* no implicit argument left: an earlier run's output, or a mistake */
-		int impl_keep = impl_id ? b2b_first_implicit_arg(tr->btf,
+		int impl_keep = impl_id ? legacy_first_implicit_arg(tr->btf, func->type,
 						btf__type_by_id(tr->btf, impl_id)->type) : -1;
 
 		if (impl_keep >= 0 && btf_vlen(btf__type_by_id(tr->btf, func->type)) == impl_keep &&
@@ -202,7 +224,7 @@ int b2b_transform_kfunc(struct b2b_transform *tr, struct btf2btf_kfunc *k)
 		__u32 impl_proto = btf__type_by_id(tr->btf, impl_id)->type;
 
 		/* else the next run could not recognise the pair as transformed */
-		if (b2b_first_implicit_arg(tr->btf, impl_proto) != keep ||
+		if (legacy_first_implicit_arg(tr->btf, k->orig_proto_id, impl_proto) != keep ||
 		    !is_proto_prefix(tr->btf, func->type, impl_proto, keep))
 			return b2b_errno(tr->log, -EINVAL,
 					 "kfunc %s and its legacy %s differ before the implicit argument (return or parameter types)",
