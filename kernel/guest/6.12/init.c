@@ -549,7 +549,9 @@ static void test_tracing(void)
 				       "kfunc_implicit_arg_traced_retval" };
 	LIBBPF_OPTS(bpf_test_run_opts, topts);
 	struct bpf_link *fentry = NULL, *fexit = NULL;
-	const struct trace_result *r = NULL;
+	struct trace_result res = {}, *r = &res;
+	struct bpf_map *bss;
+	int zero = 0;
 	struct bpf_program *trigger;
 	struct bpf_object *obj;
 	char why[256] = "";
@@ -586,9 +588,13 @@ static void test_tracing(void)
 		snprintf(why, sizeof(why), "test_run: %s", strerror(errno));
 		goto fail;
 	}
-	r = bpf_map__initial_value(find_bss(obj), &size);
-	if (!r || size < sizeof(*r)) {
-		snprintf(why, sizeof(why), "no .bss of %zu bytes", sizeof(*r));
+	/* libbpf 1.1.2 maps .bss into memory only for skeletons: look it up */
+	bss = find_bss(obj);
+	size = bss ? bpf_map__value_size(bss) : 0;
+	if (size != sizeof(res) ||
+	    bpf_map__lookup_elem(bss, &zero, sizeof(zero), &res, sizeof(res), 0)) {
+		snprintf(why, sizeof(why), ".bss of %zu bytes (want %zu) not readable", size,
+			 sizeof(res));
 		goto fail;
 	}
 	result(tests[0], r->fentry_arg_cnt == 2 && r->fentry_a == 5 && r->fentry_aux &&
@@ -680,7 +686,9 @@ static int raw_load(enum bpf_prog_type type, const struct bpf_insn *insns, size_
 		    __u32 flags, __u32 log_level)
 {
 	int fd_array[2] = { 0, testmod_btf_fd };
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .fd_array = fd_array, .prog_flags = flags,
+	/* 6.12: "Syscall programs can only be sleepable" */
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .fd_array = fd_array,
+		    .prog_flags = flags | (type == BPF_PROG_TYPE_SYSCALL ? BPF_F_SLEEPABLE : 0),
 		    .log_buf = vlog, .log_size = sizeof(vlog), .log_level = log_level);
 
 	vlog[0] = '\0';
@@ -774,23 +782,32 @@ static void test_raw(void)
 	}
 }
 
-/* verification time of 256 calls to an implicit kfunc vs a plain one */
+/*
+ * Verification time of 256 calls to the implicit bpf_kfunc_implicit_arg()
+ * vs 256 calls to the plain bpf_kfunc_implicit_arg_legacy_impl(), which
+ * takes its aux explicitly: the programs are the same but for the call
+ * target (w1 = 1, w2 = 1, r3 = 0, call), and both calls get the same
+ * LD_IMM64 of prog->aux at fixup, so the difference is the cost of
+ * resolving KF_IMPLICIT_ARGS (the _impl prototype) at every visit.
+ */
 #define VT_CALLS 256
 #define VT_ROUNDS 5
 
 static long long verify_time(int kfunc)
 {
-	static struct bpf_insn p[2 * VT_CALLS + 2];
+	static struct bpf_insn p[4 * VT_CALLS + 2];
 	const char *s;
 	int i, fd;
 
 	for (i = 0; i < VT_CALLS; i++) {
-		p[2 * i] = MOV32_IMM(1, 1);
-		p[2 * i + 1] = KCALL(kfunc);
+		p[4 * i] = MOV32_IMM(1, 1);
+		p[4 * i + 1] = MOV32_IMM(2, 1);
+		p[4 * i + 2] = MOV64_IMM(3, 0);
+		p[4 * i + 3] = KCALL(kfunc);
 	}
-	p[2 * VT_CALLS] = MOV64_IMM(0, 0);
-	p[2 * VT_CALLS + 1] = EXIT();
-	fd = raw_load(BPF_PROG_TYPE_SYSCALL, p, 2 * VT_CALLS + 2, 0, 4 /* BPF_LOG_STATS */);
+	p[4 * VT_CALLS] = MOV64_IMM(0, 0);
+	p[4 * VT_CALLS + 1] = EXIT();
+	fd = raw_load(BPF_PROG_TYPE_SYSCALL, p, 4 * VT_CALLS + 2, 0, 4 /* BPF_LOG_STATS */);
 	if (fd < 0) {
 		print_prefixed("INFO", vlog);
 		return -1;
@@ -804,7 +821,7 @@ static void test_verify_time(void)
 {
 	const char *test = "kfunc_implicit_verify_time";
 	int implicit = kfunc_id("bpf_kfunc_implicit_arg");
-	int plain = kfunc_id("bpf_testmod_test_mod_kfunc");
+	int plain = kfunc_id("bpf_kfunc_implicit_arg_legacy_impl");
 	long long ti = -1, tp = -1, t;
 	double ratio;
 	int i;
@@ -826,10 +843,15 @@ static void test_verify_time(void)
 			tp = t;
 	}
 	ratio = (double)ti / (tp > 0 ? tp : 1);
-	printf("INFO verification time of %d kfunc calls (best of %d): implicit %lld us, plain %lld us, ratio %.2f\n",
+	printf("INFO verification time of %d kfunc calls (best of %d): implicit bpf_kfunc_implicit_arg %lld us, plain bpf_kfunc_implicit_arg_legacy_impl %lld us, ratio %.2f\n",
 	       VT_CALLS, VT_ROUNDS, ti, tp, ratio);
-	/* one _impl lookup by name per call costs a scan of the whole BTF: far above 3x */
-	result(test, ratio < 3.0, "ratio %.2f (implicit %lld us / plain %lld us, limit 3)", ratio,
+	/* the guest clock ticks in ms: both must be measurable */
+	if (tp <= 0) {
+		result(test, false, "plain program took %lld us: below the clock's resolution", tp);
+		return;
+	}
+	/* one _impl lookup by name per visit costs a scan of the whole BTF: far above 2x */
+	result(test, ratio < 2.0, "ratio %.2f (implicit %lld us / plain %lld us, limit 2)", ratio,
 	       ti, tp);
 }
 
