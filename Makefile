@@ -38,8 +38,8 @@ endif
 # Test builds carry the fault-injection points; the installed binary does not.
 TEST_CPPFLAGS	:= -DBTF2BTF_FAULT_INJECTION
 
-LIB_SRCS	:= log.c array.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
-		   output.c btf2btf.c
+LIB_SRCS	:= log.c fault.c array.c elf_file.c btf_ids.c btf_check.c kfuncs.c plan.c btf_edit.c \
+		   transform.c output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c report.c inspect.c dump.c json.c cproto.c names.c diff.c lint.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
 PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))

@@ -207,11 +207,14 @@ static char *make_obj(const char *file, const struct tobj *o)
 
 /* ---- lint rules: a case that triggers each, a near miss that does not ---- */
 
+#define FIXED 2
+
 struct lcase {
 	const char *test;	/* cmocka test name */
 	const char *rule;	/* NULL: must lint clean */
 	const char *name;	/* function the problem names */
-	bool transform_fails;	/* the transform refuses the object */
+	int transform_fails;	/* true: the transform refuses the object; FIXED: it
+				 * does it and the object then lints clean */
 	struct tobj o;
 };
 
@@ -245,9 +248,14 @@ static const struct lcase lint_cases[] = {
 	{ "lint_set8_conflict", "set8-conflict", "bpf_c", true, {
 		.f = { F("bpf_c", T_INT, T_INT, T_AUX) },
 		.s = { S("a", KFS, E("bpf_c", IMP)), S("b", KFS, E("bpf_c", KF_SLEEPABLE)) } } },
-	{ "lint_set8_conflict_clean", NULL, NULL, false, {
+	/* as upstream: any bit, not only KF_IMPLICIT_ARGS */
+	{ "lint_set8_conflict_other_bit", "set8-conflict", "bpf_c", true, {
 		.f = { F("bpf_c", T_INT, T_INT, T_AUX) },
 		.s = { S("a", KFS, E("bpf_c", IMP)), S("b", KFS, E("bpf_c", IMP | KF_SLEEPABLE)) } } },
+	{ "lint_set8_conflict_clean", NULL, NULL, false, {
+		.f = { F("bpf_c", T_INT, T_INT, T_AUX) },
+		.s = { S("a", KFS, E("bpf_c", IMP | KF_SLEEPABLE)),
+		       S("b", KFS, E("bpf_c", IMP | KF_SLEEPABLE)) } } },
 	/* tag-not-in-set */
 	{ "lint_tag_not_in_set", "tag-not-in-set", "bpf_t", false, {
 		.f = { FT("bpf_t", T_INT, T_INT), F("bpf_a", T_INT, T_INT) },
@@ -259,7 +267,7 @@ static const struct lcase lint_cases[] = {
 		.f = { FT("bpf_t", T_INT, T_INT), F("bpf_a", T_INT, T_INT) },
 		.s = { S("kf", KFS, E("bpf_a", 0), E("bpf_t", KF_RET_NULL)) } } },
 	/* implicit-no-arg */
-	{ "lint_implicit_no_arg", "implicit-no-arg", "bpf_n", true, {
+	{ "lint_implicit_no_arg", "implicit-no-arg", "bpf_n", false, {
 		.f = { F("bpf_n", T_INT, T_INT, T_LONG) },
 		.s = { S("kf", KFS, E("bpf_n", IMP)) } } },
 	{ "lint_implicit_no_arg_clean", NULL, NULL, false, {
@@ -273,12 +281,19 @@ static const struct lcase lint_cases[] = {
 		.f = { F("bpf_m", T_INT, T_INT, T_LONG, T_CONST_AUX) },
 		.s = { S("kf", KFS, E("bpf_m", IMP)) } } },
 	/* impl-not-func */
-	{ "lint_impl_not_func", "impl-not-func", "bpf_s", true, {
+	{ "lint_impl_not_func", "impl-not-func", "bpf_s", FIXED, {
 		.f = { F("bpf_s", T_INT, T_INT, T_AUX) }, .struct_name = "bpf_s_impl",
 		.s = { S("kf", KFS, E("bpf_s", IMP)) } } },
 	{ "lint_impl_not_func_clean", NULL, NULL, false, {
 		.f = { F("bpf_s", T_INT, T_INT, T_AUX), F("bpf_s_impl", T_INT, T_INT, T_AUX) },
 		.s = { S("kf", KFS, E("bpf_s", IMP), E("bpf_s_impl", 0)) } } },
+	/* set8-impl-missing: the _impl we would add is listed but not in the BTF */
+	{ "lint_set8_impl_missing", "set8-impl-missing", "bpf_i_impl", true, {
+		.f = { F("bpf_i", T_INT, T_INT, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_i", IMP), E("bpf_i_impl", 0)) } } },
+	{ "lint_set8_impl_missing_clean", NULL, NULL, false, {
+		.f = { F("bpf_i", T_INT, T_INT, T_AUX), F("bpf_i_impl", T_INT, T_INT, T_AUX) },
+		.s = { S("kf", KFS, E("bpf_i", IMP), E("bpf_i_impl", 0)) } } },
 	/* impl-flagged */
 	{ "lint_impl_flagged", "impl-flagged", "bpf_d", true, {
 		.f = { F("bpf_d", T_INT, T_INT, T_AUX), F("bpf_d_impl", T_INT, T_INT, T_AUX) },
@@ -287,7 +302,7 @@ static const struct lcase lint_cases[] = {
 		.f = { F("bpf_d", T_INT, T_INT, T_AUX), F("bpf_d_impl", T_INT, T_INT, T_AUX) },
 		.s = { S("kf", KFS, E("bpf_d", IMP), E("bpf_d_impl", KF_SLEEPABLE)) } } },
 	/* impl-proto-mismatch */
-	{ "lint_impl_proto_mismatch", "impl-proto-mismatch", "bpf_p", true, {
+	{ "lint_impl_proto_mismatch", "impl-proto-mismatch", "bpf_p", false, {
 		.f = { F("bpf_p", T_INT, T_INT, T_AUX), F("bpf_p_impl", T_INT, T_LONG, T_AUX) },
 		.s = { S("kf", KFS, E("bpf_p", IMP), E("bpf_p_impl", 0)) } } },
 	{ "lint_impl_proto_mismatch_clean", NULL, NULL, false, {
@@ -300,7 +315,7 @@ static const struct lcase lint_cases[] = {
 static const char *const all_rules[] = {
 	"set8-no-func", "set8-flags-ignored", "set8-conflict", "tag-not-in-set",
 	"implicit-no-arg", "implicit-not-last", "impl-not-func", "impl-flagged",
-	"impl-proto-mismatch",
+	"impl-proto-mismatch", "set8-impl-missing",
 };
 
 static void check_lint_output(const struct lcase *c, const char *obj, const char *when)
@@ -355,7 +370,7 @@ static void test_lint_case(void **state)
 
 	/* what the lint predicts about the transform */
 	th_run(&r, xargv);
-	if (c->transform_fails) {
+	if (c->transform_fails == true) {
 		if (!r.status)
 			fail_msg("%s: the transform should refuse this object", c->test);
 		assert_non_null(strstr(r.err, "btf2btf: error: "));
@@ -364,7 +379,14 @@ static void test_lint_case(void **state)
 			fail_msg("%s: transform failed: %s", c->test, r.err);
 		/* after the transform: the same verdict (a reduced kfunc with its
 		 * _impl is not "no implicit argument") */
-		check_lint_output(c, obj, "after the transform");
+		if (c->transform_fails == FIXED) {
+			struct lcase fixed = *c;
+
+			fixed.rule = fixed.name = NULL;
+			check_lint_output(&fixed, obj, "after the transform");
+		} else {
+			check_lint_output(c, obj, "after the transform");
+		}
 	}
 	th_run_free(&r);
 	free(obj);
@@ -445,7 +467,8 @@ static void test_lint_zoo(void **state)
 	want = calloc(1, 512);
 	assert_non_null(want);
 	/* entries first, then kfuncs by id */
-	for (const char *const *rule = (const char *const[]){ "set8-no-func", "set8-conflict",
+	for (const char *const *rule = (const char *const[]){ "set8-no-func",
+				"set8-impl-missing", "set8-conflict",
 				"set8-flags-ignored", "implicit-no-arg", "implicit-not-last",
 				"impl-not-func", "impl-flagged", "impl-proto-mismatch",
 				"tag-not-in-set", NULL }; *rule; rule++)
@@ -928,7 +951,7 @@ static void check_kfunc_json(const char *json, const char *file, bool after, str
 	/* stable keys, in a stable order */
 	head = jq(json, "[.kfuncs[] | keys_unsorted | join(\",\")] | unique | .[]");
 	assert_string_equal(head, "id,name,found_by,sets,flags,flag_names,implicit_args,state,"
-				  "type_id,proto,bpf_proto,implicit_arg,impl_id,impl_name,impl_legacy\n");
+				  "planned,actions,reduced_params,problems,type_id,proto,bpf_proto,implicit_arg,impl_id,impl_name,impl_legacy\n");
 	free(head);
 	tsv = jq(json, ".kfuncs[] | [.id, .name, (.found_by | if . == [\"decl_tag\", \"set8\"] "
 		       "then \"both\" elif . == [\"decl_tag\"] then \"tag\" elif . == [\"set8\"] "

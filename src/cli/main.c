@@ -21,6 +21,7 @@ enum {
 	OPT_KFUNCS,
 	OPT_DIFF,
 	OPT_CHECK,
+	OPT_FEATURES,
 };
 
 static const struct option long_opts[] = {
@@ -30,6 +31,7 @@ static const struct option long_opts[] = {
 	{ "dry-run",		no_argument,		NULL, 'n' },
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
+	{ "features",		required_argument,	NULL, OPT_FEATURES },
 	{ "dump",		no_argument,		NULL, OPT_DUMP },
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
@@ -61,7 +63,12 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
-"      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags pahole >= 1.26 would\n"
+"      --features=LIST     what the transform does, comma separated (as pahole's\n"
+"                          --btf_features): implicit_args kfunc_tags\n"
+"                          fastcall_tags arena_attrs dedup sort, or default\n"
+"                          (implicit_args: a 6.12 kernel takes it) or all (what\n"
+"                          Linux 7.3's resolve_btfids does); help lists them\n"
+"      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags (feature kfunc_tags)\n"
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
@@ -76,6 +83,57 @@ static void usage(FILE *f)
 "  -h, --help              this help;    -V, --version  print the version\n"
 "\n"
 "Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
+}
+
+static const struct {
+	const char *name;
+	unsigned int bits;
+	const char *help;
+} features[] = {
+	{ "implicit_args", BTF2BTF_FEAT_IMPLICIT_ARGS,
+	  "KF_IMPLICIT_ARGS: add <kfunc>_impl, reduce the kfunc's prototype" },
+	{ "kfunc_tags", BTF2BTF_FEAT_KFUNC_TAGS, "a \"bpf_kfunc\" decl tag on every kfunc" },
+	{ "fastcall_tags", BTF2BTF_FEAT_FASTCALL_TAGS,
+	  "a \"bpf_fastcall\" decl tag for KF_FASTCALL (and on its _impl)" },
+	{ "arena_attrs", BTF2BTF_FEAT_ARENA_ATTRS,
+	  "address_space(1) type attributes for KF_ARENA_* and __arena params (kind_flag: 7.3+)" },
+	{ "dedup", BTF2BTF_FEAT_DEDUP, "deduplicate the result (btf__dedup)" },
+	{ "sort", BTF2BTF_FEAT_SORT, "sort the types by name, as 7.3 expects of vmlinux" },
+	{ "default", BTF2BTF_FEAT_DEFAULT, "the default set: implicit_args" },
+	{ "all", BTF2BTF_FEAT_ALL, "everything above: Linux 7.3's resolve_btfids" },
+};
+
+static void list_features(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+		fprintf(f, "  %-14s %s\n", features[i].name, features[i].help);
+}
+
+/* --features=a,b,c: 0, 1 (help printed: exit 0) or 2 (bad usage). */
+static int parse_features(const char *list, unsigned int *bits)
+{
+	const char *p = list;
+
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		printf("Features (--features=LIST, comma separated):\n");
+		list_features(stdout);
+		return 1;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+			if (strlen(features[i].name) == len && !strncmp(p, features[i].name, len))
+				break;
+		if (i == sizeof(features) / sizeof(features[0])) {
+			cli_error("--features: unknown feature '%.*s'; known:", (int)len, p);
+			list_features(stderr);
+			return 2;
+		}
+		*bits |= features[i].bits;
+		p += len + (p[len] == ',');
+	}
+	return 0;
 }
 
 static int run_transform(const char *path)
@@ -125,7 +183,9 @@ static int run_dump(const char *path)
 int main(int argc, char **argv)
 {
 	struct cli_opts *o = cli_opts();
-	int opt, mode = 0;
+	unsigned int feats = 0;
+	bool feats_given = false, add_tags = false;
+	int opt, mode = 0, ret;
 
 	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
 	 * temp file be removed, not the process die silently with SIGXFSZ */
@@ -138,7 +198,13 @@ int main(int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'n': o->dry_run = true; o->transform = true; break;
 		case 'T': o->transform = true; break;
-		case OPT_ADD_TAGS: o->add_kfunc_tags = true; o->transform = true; break;
+		case OPT_ADD_TAGS: add_tags = true; o->transform = true; break;
+		case OPT_FEATURES:
+			ret = parse_features(optarg, &feats);
+			if (ret)
+				return ret == 1 ? 0 : ret;
+			feats_given = true;
+			break;
 		case OPT_DUMP:
 		case OPT_KFUNCS:
 		case OPT_DIFF:
@@ -163,6 +229,9 @@ int main(int argc, char **argv)
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);
+	if (feats_given || add_tags)
+		o->features = (feats_given ? feats : BTF2BTF_FEAT_DEFAULT) |
+			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
 
 	if (mode == OPT_DIFF) {
 		if (argc - optind != 2) {

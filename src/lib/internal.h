@@ -34,6 +34,19 @@ void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
  * least need): 0 or -ENOMEM, *arr untouched on failure. */
 int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
 
+/*
+ * Fault injection (test builds, -DBTF2BTF_FAULT_INJECTION): b2b_fault_nomem()
+ * is called before each allocation the transform makes and says whether to
+ * fail it: the b2b_fault_nomem_at-th call (counted in b2b_fault_nomem_calls)
+ * fails when b2b_fault_nomem_at > 0. Always false in other builds.
+ */
+bool b2b_fault_nomem(void);
+#ifdef BTF2BTF_FAULT_INJECTION
+extern unsigned long b2b_fault_nomem_at, b2b_fault_nomem_calls;
+#endif
+/* Test builds: SIGKILL when $BTF2BTF_FAULT == name (crash tests). */
+void b2b_fault_point(const char *name);
+
 /* Returns 0 on success, or the (negative) error it logged. */
 int b2b_errno(const struct b2b_log *log, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
