@@ -9,7 +9,7 @@
  * Rules follow upstream resolve_btfids (Linux 7.3, tools/bpf/resolve_btfids
  * /main.c): kfuncs are the entries of BTF_SET8_KFUNCS set8s; one kfunc in two
  * set8s with different flags is refused; an implicit argument is a pointer
- * (through modifiers, not typedefs) to one of the structs of implicit_structs;
+ * (through modifiers, not typedefs) to struct bpf_prog_aux or btf_struct_meta;
  * an existing FUNC <kfunc>_impl is a legacy one whatever its prototype, and a
  * KF_IMPLICIT_ARGS kfunc without an implicit argument still gets its _impl;
  * both are warnings here. One difference, on purpose: a decl tag of a
@@ -50,26 +50,30 @@ bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
 
 /* ---- implicit arguments: the one table ---- */
 
+/*
+ * As upstream's is_kf_implicit_arg(): a pointer, through modifiers (not
+ * typedefs), to a STRUCT (not a FWD) named in implicit_structs.
+ */
 static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
 	/* bounded: a modifier loop in malformed BTF must not hang us */
-	for (int depth = 0; t && depth < 32 && (btf_is_mod(t) || btf_is_typedef(t)); depth++)
+	for (int depth = 0; t && depth < 32 && btf_is_mod(t); depth++)
 		t = btf__type_by_id(btf, t->type);
 	return t;
 }
 
 static bool is_implicit_arg(const struct btf *btf, __u32 type_id)
 {
-	static const char *const implicit_structs[] = { "bpf_prog_aux" };
+	static const char *const implicit_structs[] = { "bpf_prog_aux", "btf_struct_meta" };
 	const struct btf_type *t = skip_mods(btf, type_id);
 	const char *name;
 
 	if (!t || !btf_is_ptr(t))
 		return false;
 	t = skip_mods(btf, t->type);
-	if (!t || !(btf_is_struct(t) || (btf_is_fwd(t) && !btf_kflag(t))))
+	if (!t || !btf_is_struct(t))
 		return false;
 	name = btf__name_by_offset(btf, t->name_off);
 	for (size_t i = 0; name && i < ARRAY_SIZE(implicit_structs); i++)
@@ -408,6 +412,14 @@ static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 pr
 		kf->name, keep + 1, vlen, dropped);
 }
 
+static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_impl)
+{
+	problem(p, R_IMPLICIT_NO_ARG, kf->name, kf->btf_id,
+		"kfunc %s is flagged KF_IMPLICIT_ARGS (set8 %s) but takes no implicit argument (struct bpf_prog_aux * or struct btf_struct_meta *): %s",
+		kf->name, *kf->sets ? kf->sets : "-",
+		has_impl ? "its prototype is kept" : "an _impl with the same prototype is added");
+}
+
 static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
@@ -456,12 +468,15 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 		matches = (ikeep < 0 ? btf_vlen(type_of(p, iproto)) == want : ikeep == want) &&
 			  is_proto_prefix(btf, proto, iproto, want);
 		kf->impl_id = impl;
-		if (keep < 0 && ikeep >= 0 && matches) {
+		if (keep < 0 && matches) {
 			/* an earlier run's output: the kernel prototype is _impl's */
 			kf->state = kf->planned = BTF2BTF_KFUNC_ALREADY;
 			kf->orig_proto_id = iproto;
 			kf->implicit_arg = ikeep;
-			not_last(p, kf, iproto, ikeep);
+			if (ikeep >= 0)
+				not_last(p, kf, iproto, ikeep);
+			else	/* the run before added an _impl as it found it */
+				no_arg(p, kf, true);
 			return;
 		}
 		kf->planned = BTF2BTF_KFUNC_LEGACY;
@@ -478,10 +493,7 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 	 * legacy _impl: the mismatch says it all */
 	if (keep < 0) {
 		if (!(impl && ikeep == vlen))
-			problem(p, R_IMPLICIT_NO_ARG, kf->name, kf->btf_id,
-				"kfunc %s is flagged KF_IMPLICIT_ARGS (set8 %s) but takes no struct bpf_prog_aux * argument: %s",
-				kf->name, *kf->sets ? kf->sets : "-",
-				impl ? "its prototype is kept" : "an _impl with the same prototype is added");
+			no_arg(p, kf, impl);
 		return;
 	}
 	kf->actions |= BTF2BTF_ACT_REDUCE_PROTO;
