@@ -17,12 +17,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define BTF2BTF_VERSION "0.1.0"
+#define BTF2BTF_VERSION "0.2.0"
 
 /* Kernel values (include/linux/btf.h, include/linux/btf_ids.h). */
 #define BTF2BTF_KF_FASTCALL		(1U << 12)
@@ -50,38 +51,63 @@ enum btf2btf_log_level {
 	BTF2BTF_LOG_DEBUG,
 };
 
+typedef void (*btf2btf_log_fn)(enum btf2btf_log_level level, const char *msg, void *ctx);
+
 /*
- * What the transform does, one bit per behaviour (the names of the CLI's
- * --features, as pahole's --btf_features). 0 in btf2btf_opts.features means
- * BTF2BTF_FEAT_DEFAULT: what a 6.12 kernel accepts (it refuses kind_flag on
- * decl and type tags). BTF2BTF_FEAT_ALL is what 7.3's resolve_btfids does.
+ * What the transform does, one bit per behaviour; the CLI spells them as
+ * pahole spells --btf_features (--features=implicit_args,kfunc_tags,...).
  */
 enum btf2btf_feature {
-	BTF2BTF_FEAT_IMPLICIT_ARGS	= 1U << 0,	/* <kfunc>_impl + reduced prototype */
+	BTF2BTF_FEAT_IMPLICIT_ARGS	= 1U << 0,	/* _impl FUNCs + reduced prototypes */
 	BTF2BTF_FEAT_KFUNC_TAGS		= 1U << 1,	/* "bpf_kfunc" decl tag on every kfunc */
 	BTF2BTF_FEAT_FASTCALL_TAGS	= 1U << 2,	/* "bpf_fastcall" for KF_FASTCALL */
 	BTF2BTF_FEAT_ARENA_ATTRS	= 1U << 3,	/* address_space(1) type attributes */
-	BTF2BTF_FEAT_DEDUP		= 1U << 4,	/* btf__dedup() of the result */
-	BTF2BTF_FEAT_SORT		= 1U << 5,	/* types sorted by name */
+	BTF2BTF_FEAT_DEDUP		= 1U << 4,	/* deduplicate the result */
+	BTF2BTF_FEAT_SORT		= 1U << 5,	/* sort types by name */
 };
-#define BTF2BTF_FEAT_DEFAULT	BTF2BTF_FEAT_IMPLICIT_ARGS
-#define BTF2BTF_FEAT_ALL	0x3fU
+/* What 0 in btf2btf_opts.features means: safe for every kernel (no kind_flag
+ * tags, which 6.12 refuses) and byte-compatible with earlier releases. */
+#define BTF2BTF_FEATS_DEFAULT		BTF2BTF_FEAT_IMPLICIT_ARGS
+/* Everything: what Linux 7.3's resolve_btfids does to the BTF. */
+#define BTF2BTF_FEATS_ALL		0x3fU
 
-typedef void (*btf2btf_log_fn)(enum btf2btf_log_level level, const char *msg, void *ctx);
-
+/*
+ * Options of btf2btf__open*(). Declare with BTF2BTF_OPTS() so that sz is
+ * set: the library reads only the fields inside sz (a caller built against
+ * an older, shorter struct keeps working), and refuses with -EINVAL a sz
+ * smaller than sizeof(size_t) or non-zero bytes past the fields it knows (a
+ * caller built against a newer struct asking for something this library
+ * cannot do). New fields are only ever appended.
+ */
 struct btf2btf_opts {
 	size_t sz;			/* sizeof(struct btf2btf_opts), for ABI growth */
 	const char *btf_path;		/* raw BTF to use instead of the object's .BTF */
 	const char *base_path;		/* base BTF (ELF or raw) when the BTF is split */
-	bool add_kfunc_tags;		/* add "bpf_kfunc" decl tags, as pahole >= 1.26 does */
+	bool add_kfunc_tags;		/* also BTF2BTF_FEAT_KFUNC_TAGS */
 	btf2btf_log_fn log;		/* NULL: stay silent */
 	void *log_ctx;
 	/* For linting: set8s disagreeing on KF_IMPLICIT_ARGS for one kfunc are
 	 * a warning, not an error of open(); transform() then refuses. */
 	bool lenient;
-	unsigned int features;		/* BTF2BTF_FEAT_*; 0: BTF2BTF_FEAT_DEFAULT.
-					 * add_kfunc_tags adds BTF2BTF_FEAT_KFUNC_TAGS */
+	unsigned int features;		/* BTF2BTF_FEAT_*; 0: BTF2BTF_FEATS_DEFAULT */
+	/* with base_path: rewrite the split BTF against a distilled base
+	 * (btf2btf__raw_base_btf()), as 7.3 does for external modules */
+	bool distill_base;
+	size_t :0;
 };
+
+/* A struct btf2btf_opts with sz set and the given fields, the rest zero:
+ *	BTF2BTF_OPTS(opts, .base_path = "vmlinux");
+ *	err = btf2btf__open("mod.ko", &opts, &b);
+ */
+#define BTF2BTF_OPTS(NAME, ...)						\
+	struct btf2btf_opts NAME = ({					\
+		memset(&NAME, 0, sizeof(struct btf2btf_opts));		\
+		(struct btf2btf_opts){					\
+			.sz = sizeof(struct btf2btf_opts),		\
+			__VA_ARGS__					\
+		};							\
+	})
 
 /* How a kfunc was found. */
 #define BTF2BTF_FOUND_TAG	(1U << 0)	/* "bpf_kfunc" decl tag */
@@ -192,6 +218,14 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
  * the next call on b (btf2btf__btf() may replace them). */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
 
+/* Raw bytes of the distilled base (opts.distill_base, after a transform):
+ * the .BTF.base section of an external module. -ENOENT when there is none.
+ * Owned by b. */
+BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size);
+
+/* Write the distilled base as a raw BTF file (temp file, fsync, rename). */
+BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
+
 /* The (possibly transformed) BTF. After a transform it is parsed on first
  * use: NULL (errno set, error logged) if that fails for lack of memory. */
 BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
@@ -209,7 +243,8 @@ BTF2BTF_API const struct btf2btf_problem *btf2btf__problem(const struct btf2btf 
 /* The features the plan was made for (never 0). */
 BTF2BTF_API unsigned int btf2btf__features(const struct btf2btf *b);
 
-/* One (id, flags) pair of a set8 in .BTF_ids, as read. */
+/* One (id, flags) pair of a set8 in .BTF_ids, as read. Owned by the
+ * library (it may grow at its end): read it through the pointer. */
 struct btf2btf_set8_entry {
 	const char *set;		/* set8 name */
 	uint32_t set_flags;		/* BTF2BTF_SET8_* of that set8 */
@@ -219,14 +254,15 @@ struct btf2btf_set8_entry {
 	uint32_t flags;			/* the pair's flags word (KF_*) */
 };
 
-/* Pairs of every set8 attributed to a function, in set order. */
+/* Pairs of every set8 attributed to a function, in set order. The entry is
+ * valid until b is closed; NULL (errno set) past the end or without memory. */
 BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
-BTF2BTF_API int btf2btf__set8_entry(const struct btf2btf *b, size_t idx,
-				    struct btf2btf_set8_entry *out);
+BTF2BTF_API const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b,
+								  size_t idx);
 
 /* Index of the first implicit parameter (a pointer, through modifiers but
- * not typedefs, to struct bpf_prog_aux or struct btf_struct_meta) of FUNC_PROTO proto_id; -ENOENT if it has none,
- * -EINVAL if proto_id is not a FUNC_PROTO. */
+ * not typedefs, to struct bpf_prog_aux or struct btf_struct_meta) of
+ * FUNC_PROTO proto_id; -ENOENT if it has none, -EINVAL if it is no FUNC_PROTO. */
 BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */

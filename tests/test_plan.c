@@ -192,9 +192,9 @@ static void test_transactional(void **state)
 
 	(void)state;
 	fault_loop(th_fixture("basic.o"), 0);
-	fault_loop(th_fixture("basic.o"), BTF2BTF_FEAT_ALL);
+	fault_loop(th_fixture("basic.o"), BTF2BTF_FEATS_ALL);
 	assert_int_equal(fx_make_named("features-zoo", zoo), 0);
-	fault_loop(zoo, BTF2BTF_FEAT_ALL);
+	fault_loop(zoo, BTF2BTF_FEATS_ALL);
 	th_cleanup();
 }
 
@@ -236,14 +236,14 @@ static void test_features(void **state)
 	assert_int_equal(fx_make_named("features-zoo", zoo), 0);
 	/* the default: none of the 7.3 additions (6.12 refuses kind_flag tags) */
 	b = th_open(zoo, &o);
-	assert_int_equal(btf2btf__features(b), BTF2BTF_FEAT_DEFAULT);
+	assert_int_equal(btf2btf__features(b), BTF2BTF_FEATS_DEFAULT);
 	assert_int_equal(btf2btf__transform(b), 0);
 	btf = btf2btf__btf(b);
 	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc", BTF_KIND_FUNC), "bpf_fastcall"), 0);
 	assert_int_equal(btf2btf__stats(b)->arena_protos, 0);
 	btf2btf__close(b);
 
-	o.features = BTF2BTF_FEAT_ALL;
+	o.features = BTF2BTF_FEATS_ALL;
 	b = th_open(zoo, &o);
 	assert_int_equal(btf2btf__problem_cnt(b), 0);
 	assert_int_equal(btf2btf__transform(b), 0);
@@ -294,7 +294,7 @@ static void test_arena_not_pointer(void **state)
 	b = th_open(path, &o);
 	assert_int_equal(btf2btf__problem_cnt(b), 0);
 	btf2btf__close(b);
-	o.features = BTF2BTF_FEAT_ALL;
+	o.features = BTF2BTF_FEATS_ALL;
 	b = th_open(path, &o);
 	assert_int_equal(btf2btf__problem_cnt(b), 1);
 	assert_string_equal(btf2btf__problem(b, 0)->rule, "arena-not-pointer");

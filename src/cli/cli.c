@@ -72,6 +72,7 @@ int cli_open(const char *path, struct btf2btf **b)
 		.sz = sizeof(opts),
 		.btf_path = cli.btf_path,
 		.base_path = cli.base_path,
+		.distill_base = cli.distill_base,
 		.log = cli_log_cb,
 		.features = cli.features,
 	};

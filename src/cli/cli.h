@@ -16,6 +16,7 @@ struct cli_opts {
 	bool dry_run;
 	bool transform;
 	unsigned int features;	/* BTF2BTF_FEAT_*, 0: the library's default */
+	bool distill_base;
 	bool json;
 	bool pretty;
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */

@@ -53,10 +53,6 @@ int cli_check(const char *path)
 	struct btf2btf *b;
 	size_t nr;
 
-	if (cli_opts()->transform) {
-		cli_error("-T is not for --check: it lints the object as it is (transformed or not)");
-		return 2;
-	}
 	if (inspect_open(path, true, true, &b))
 		return 1;
 	nr = btf2btf__problem_cnt(b);

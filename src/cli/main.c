@@ -17,6 +17,7 @@
 enum {
 	OPT_BTF = 0x100,
 	OPT_ADD_TAGS,
+	OPT_DISTILL,
 	OPT_DUMP,
 	OPT_KFUNCS,
 	OPT_DIFF,
@@ -31,6 +32,7 @@ static const struct option long_opts[] = {
 	{ "dry-run",		no_argument,		NULL, 'n' },
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
+	{ "distill-base",	no_argument,		NULL, OPT_DISTILL },
 	{ "features",		required_argument,	NULL, OPT_FEATURES },
 	{ "dump",		no_argument,		NULL, OPT_DUMP },
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
@@ -63,12 +65,14 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
-"      --features=LIST     what the transform does, comma separated (as pahole's\n"
-"                          --btf_features): implicit_args kfunc_tags\n"
-"                          fastcall_tags arena_attrs dedup sort, or default\n"
-"                          (implicit_args: a 6.12 kernel takes it) or all (what\n"
-"                          Linux 7.3's resolve_btfids does); help lists them\n"
+"      --features LIST     what the transform does, a comma list as pahole's\n"
+"                          btf_features: implicit_args, kfunc_tags,\n"
+"                          fastcall_tags, arena_attrs, dedup, sort; default\n"
+"                          (implicit_args: what 6.12 takes) or all (what Linux\n"
+"                          7.3's resolve_btfids does); help lists them\n"
 "      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags (feature kfunc_tags)\n"
+"      --distill-base      with -B: rewrite the split BTF on a distilled base, put\n"
+"                          in section .BTF.base (with -o FILE: into FILE.base)\n"
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
@@ -97,10 +101,10 @@ static const struct {
 	  "a \"bpf_fastcall\" decl tag for KF_FASTCALL (and on its _impl)" },
 	{ "arena_attrs", BTF2BTF_FEAT_ARENA_ATTRS,
 	  "address_space(1) type attributes for KF_ARENA_* and __arena params (kind_flag: 7.3+)" },
-	{ "dedup", BTF2BTF_FEAT_DEDUP, "deduplicate the result (btf__dedup)" },
+	{ "dedup", BTF2BTF_FEAT_DEDUP, "deduplicate the result" },
 	{ "sort", BTF2BTF_FEAT_SORT, "sort the types by name, as 7.3 expects of vmlinux" },
-	{ "default", BTF2BTF_FEAT_DEFAULT, "the default set: implicit_args" },
-	{ "all", BTF2BTF_FEAT_ALL, "everything above: Linux 7.3's resolve_btfids" },
+	{ "default", BTF2BTF_FEATS_DEFAULT, "the default set: implicit_args" },
+	{ "all", BTF2BTF_FEATS_ALL, "everything above: Linux 7.3's resolve_btfids" },
 };
 
 static void list_features(FILE *f)
@@ -136,6 +140,22 @@ static int parse_features(const char *list, unsigned int *bits)
 	return 0;
 }
 
+/* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
+ * (7.3's resolve_btfids writes X.BTF and X.BTF.base the same way). */
+static int write_raw_outputs(struct btf2btf *b, const char *output)
+{
+	char *base_path;
+	int err;
+
+	if (!cli_opts()->distill_base)
+		return btf2btf__write_raw(b, output);
+	if (asprintf(&base_path, "%s.base", output) < 0)
+		return -ENOMEM;
+	err = btf2btf__write_raw_base(b, base_path);
+	free(base_path);
+	return err ? err : btf2btf__write_raw(b, output);
+}
+
 static int run_transform(const char *path)
 {
 	const struct cli_opts *o = cli_opts();
@@ -147,7 +167,7 @@ static int run_transform(const char *path)
 	err = btf2btf__transform(b);
 	if (!err && !o->dry_run) {
 		if (o->output)
-			err = btf2btf__write_raw(b, o->output);
+			err = write_raw_outputs(b, o->output);
 		else
 			err = btf2btf__write_elf(b);
 	}
@@ -180,59 +200,91 @@ static int run_dump(const char *path)
 	return err ? cli_fail(path, err) : 0;
 }
 
-int main(int argc, char **argv)
+/* Options given on the command line, for the usage check. */
+enum {
+	GIVEN_BTF	= 1 << 0,
+	GIVEN_BASE	= 1 << 1,
+	GIVEN_OUTPUT	= 1 << 2,
+	GIVEN_DRY_RUN	= 1 << 3,
+	GIVEN_T		= 1 << 4,
+	GIVEN_ADD_TAGS	= 1 << 5,
+	GIVEN_JSON	= 1 << 6,
+	GIVEN_DISTILL	= 1 << 7,
+	GIVEN_FEATURES	= 1 << 8,
+};
+
+/*
+ * Which options mean something in which mode, in one table: anything else
+ * is refused (exit 2) with the reason, rather than silently ignored.
+ */
+static const struct mode_usage {
+	int mode;
+	const char *name;
+	unsigned int takes;		/* GIVEN_* that mean something here */
+	const char *why;		/* what the mode does, for the message */
+} mode_usage[] = {
+	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_DRY_RUN |
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES, "it always transforms" },
+	{ OPT_DUMP, "--dump", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES,
+	  "it prints and never writes a file" },
+	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
+	/* the plan --check prints depends on the features */
+	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES,
+	  "it lints the object as it is (transformed or not) and writes nothing" },
+	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
+	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
+};
+
+static const struct { unsigned int bit; const char *opt; } given_names[] = {
+	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
+	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
+	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
+	{ GIVEN_FEATURES, "--features" },
+};
+
+/* 0, or 2 after saying which option means nothing in this mode and why. */
+static int check_usage(int mode, unsigned int given)
 {
-	struct cli_opts *o = cli_opts();
-	unsigned int feats = 0;
-	bool feats_given = false, add_tags = false;
-	int opt, mode = 0, ret;
+	const struct mode_usage *u = NULL;
+	size_t i;
 
-	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
-	 * temp file be removed, not the process die silently with SIGXFSZ */
-	signal(SIGXFSZ, SIG_IGN);
-
-	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_BTF: o->btf_path = optarg; break;
-		case 'B': o->base_path = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'n': o->dry_run = true; o->transform = true; break;
-		case 'T': o->transform = true; break;
-		case OPT_ADD_TAGS: add_tags = true; o->transform = true; break;
-		case OPT_FEATURES:
-			ret = parse_features(optarg, &feats);
-			if (ret)
-				return ret == 1 ? 0 : ret;
-			feats_given = true;
-			break;
-		case OPT_DUMP:
-		case OPT_KFUNCS:
-		case OPT_DIFF:
-		case OPT_CHECK:
-			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
-				return 2;
-			}
-			mode = opt;
-			break;
-		case 'j': o->json = true; break;
-		case 'p': o->json = true; o->pretty = true; break;
-		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
-		case 'q': o->verbose = -1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
-				 libbpf_version_string());
-			return 0;
-		default:
-			usage(stderr);
+	for (i = 0; i < sizeof(mode_usage) / sizeof(mode_usage[0]); i++)
+		if (mode_usage[i].mode == mode)
+			u = &mode_usage[i];
+	for (i = 0; u && i < sizeof(given_names) / sizeof(given_names[0]); i++) {
+		if ((given & given_names[i].bit) && !(u->takes & given_names[i].bit)) {
+			cli_error("%s means nothing with %s: %s", given_names[i].opt, u->name, u->why);
 			return 2;
 		}
 	}
-	libbpf_set_print(cli_libbpf_log);
-	if (feats_given || add_tags)
-		o->features = (feats_given ? feats : BTF2BTF_FEAT_DEFAULT) |
-			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
+	if ((given & GIVEN_DISTILL) && !(given & GIVEN_BASE)) {
+		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
+		return 2;
+	}
+	if ((given & GIVEN_DRY_RUN) && (given & GIVEN_OUTPUT)) {
+		cli_error("-n writes nothing and -o names where to write: give one of them");
+		return 2;
+	}
+	return 0;
+}
 
+/* Output that did not reach stdout (a full disk, a closed pipe) is a
+ * failure like any other: say so and exit 1. */
+static int finish_stdout(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_error("cannot write to standard output: %s",
+			  errno ? strerror(errno) : "I/O error");
+		return 1;
+	}
+	return rc;
+}
+
+static int run(int mode, int argc, char **argv)
+{
 	if (mode == OPT_DIFF) {
 		if (argc - optind != 2) {
 			cli_error("--diff needs two files, OLD and NEW");
@@ -245,10 +297,6 @@ int main(int argc, char **argv)
 					 : "one object file at a time (try --help)");
 		return 2;
 	}
-	if (mode && (o->output || (o->dry_run && mode == OPT_CHECK))) {
-		cli_error("-o is for the transform, not --dump/--kfuncs/--check");
-		return 2;
-	}
 	switch (mode) {
 	case OPT_DUMP: return run_dump(argv[optind]);
 	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
@@ -257,3 +305,72 @@ int main(int argc, char **argv)
 	}
 }
 
+int main(int argc, char **argv)
+{
+	struct cli_opts *o = cli_opts();
+	unsigned int given = 0, feats = 0;
+	bool add_tags = false;
+	int opt, mode = 0, rc;
+
+	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
+	 * temp file be removed, not the process die silently with SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
+	/* a closed pipe on stdout is reported as EPIPE by finish_stdout() */
+	signal(SIGPIPE, SIG_IGN);
+
+	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_BTF: o->btf_path = optarg; given |= GIVEN_BTF; break;
+		case 'B': o->base_path = optarg; given |= GIVEN_BASE; break;
+		case 'o': o->output = optarg; given |= GIVEN_OUTPUT; break;
+		case 'n': o->dry_run = true; o->transform = true; given |= GIVEN_DRY_RUN; break;
+		case 'T': o->transform = true; given |= GIVEN_T; break;
+		case OPT_ADD_TAGS:
+			add_tags = true;
+			o->transform = true;
+			given |= GIVEN_ADD_TAGS;
+			break;
+		case OPT_DISTILL: o->distill_base = true; given |= GIVEN_DISTILL; break;
+		case OPT_FEATURES:
+			rc = parse_features(optarg, &feats);
+			if (rc)
+				return rc == 1 ? finish_stdout(0) : rc;
+			given |= GIVEN_FEATURES;
+			break;
+		case OPT_DUMP:
+		case OPT_KFUNCS:
+		case OPT_DIFF:
+		case OPT_CHECK:
+			if (mode && mode != opt) {
+				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
+				return 2;
+			}
+			mode = opt;
+			break;
+		case 'j': o->json = true; given |= GIVEN_JSON; break;
+		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
+		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
+		case 'q': o->verbose = -1; break;
+		case 'h':
+			usage(stdout);
+			return finish_stdout(0);
+		case 'V':
+			printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
+			       libbpf_version_string());
+			return finish_stdout(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	libbpf_set_print(cli_libbpf_log);
+	/* --features as pahole's --btf_features: the names given, nothing else */
+	if (given & (GIVEN_FEATURES | GIVEN_ADD_TAGS))
+		o->features = (given & GIVEN_FEATURES ? feats : BTF2BTF_FEATS_DEFAULT) |
+			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
+
+	rc = check_usage(mode, given);
+	if (!rc)
+		rc = run(mode, argc, argv);
+	return finish_stdout(rc);
+}

@@ -51,10 +51,8 @@ int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec
 
 /* 0, -ENOENT without a symbol table, other errors logged. */
 int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2b_log *log);
-/* NULL name when the symbol has none or it is out of the string table. */
-int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
-		GElf_Sym *sym, const char **name);
-/* The same for a symbol defined in section shndx only: 1, or 0 (name not
+/* Symbol i when it is defined in section shndx: 1 (NULL name when it has none
+ * or it is out of the string table), or 0 (name not
  * looked up: elf_strptr on every symbol of a vmlinux costs more than the rest
  * of the scan), or -EINVAL. */
 int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,
@@ -78,5 +76,24 @@ uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);
 int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, size_t size,
 			   int out_fd, void **image, size_t *image_size,
 			   const struct b2b_log *log);
+
+/*
+ * One section of the object to write: index's contents replaced by data,
+ * or (index 0) the section called name replaced if the object has one,
+ * else added after the others (SHT_PROGBITS, named in .shstrtab).
+ */
+struct b2b_elf_edit {
+	size_t index;
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+#define B2B_ELF_MAX_EDITS 4
+
+/* b2b_elf_write_replaced() for several sections at once. */
+int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *edits, size_t nr,
+			 int out_fd, void **image, size_t *image_size,
+			 const struct b2b_log *log);
 
 #endif /* BTF2BTF_ELF_FILE_H */

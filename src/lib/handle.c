@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "btf_edit.h"
+#include "btf_post.h"
 #include "handle.h"
 
 void btf2btf__close(struct btf2btf *b)
@@ -18,9 +19,12 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_name_index_free(&b->names);
 	b2b_name_index_free(&b->base_names);
 	b2b_btf_ids_free(&b->ids);
+	free(b->set8_view);
 	btf__free(b->btf);
 	free(b->out);
 	btf__free(b->base);
+	btf__free(b->full_base);
+	free(b->base_out);
 	b2b_elf_close(b->elf);
 	free(b->path);
 	free(b->btf_path);
@@ -35,7 +39,7 @@ int b2b_materialise(struct btf2btf *b)
 	if (!b->out)
 		return 0;
 	errno = 0;
-	btf = b->base ? b2b_new_split(b->out, b->out_size, b->base) : btf__new(b->out, b->out_size);
+	btf = b2b_btf_from_raw(b->out, b->out_size, b->base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
@@ -70,6 +74,29 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	raw = btf__raw_data(b->btf, &sz);
 	if (!raw)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
+	*data = raw;
+	*size = sz;
+	return 0;
+}
+
+int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	const void *raw;
+	__u32 sz = 0;
+
+	if (!b->base_out)
+		return -ENOENT;
+	if (btf__endianness(b->btf) == b2b_native_endianness()) {
+		*data = b->base_out;
+		*size = b->base_out_size;
+		return 0;
+	}
+	/* the split BTF is written in the input's byte order: the base too */
+	if (btf__set_endianness(b->base, btf__endianness(b->btf)))
+		return -EINVAL;
+	raw = btf__raw_data(b->base, &sz);
+	if (!raw)
+		return -ENOMEM;
 	*data = raw;
 	*size = sz;
 	return 0;
@@ -117,27 +144,56 @@ size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
 	return b->ids.nr_entries;
 }
 
-int btf2btf__set8_entry(const struct btf2btf *b, size_t idx, struct btf2btf_set8_entry *out)
+/* The public view of every set8 pair, made on first use (names looked up
+ * once) and kept with the handle, so callers get a pointer that stays valid
+ * and a struct that can grow. */
+static int make_set8_view(struct btf2btf *b)
 {
-	const struct b2b_set8_entry *ent;
-	const struct b2b_set8 *set;
+	struct btf2btf_set8_entry *view;
+	size_t i;
 
-	if (!out || idx >= b->ids.nr_entries)
-		return -EINVAL;
-	ent = &b->ids.entries[idx];
-	set = &b->ids.sets[ent->set];
-	memset(out, 0, sizeof(*out));
-	out->set = set->name;
-	out->set_flags = set->flags;
-	out->name = ent->name;
-	out->flags = ent->flags;
-	out->id = ent->id;
-	if (ent->name) {
-		out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
-		if (!out->id && b->base)
-			out->id = b2b_name_index_find(&b->base_names, ent->name, BTF_KIND_FUNC);
+	view = calloc(b->ids.nr_entries ? b->ids.nr_entries : 1, sizeof(*view));
+	if (!view)
+		return -ENOMEM;
+	for (i = 0; i < b->ids.nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const struct b2b_set8 *set = &b->ids.sets[ent->set];
+		struct btf2btf_set8_entry *out = &view[i];
+
+		out->set = set->name;
+		out->set_flags = set->flags;
+		out->name = ent->name;
+		out->flags = ent->flags;
+		out->id = ent->id;
+		if (ent->name) {
+			out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
+			if (!out->id && b->base)
+				out->id = b2b_name_index_find(&b->base_names, ent->name,
+							      BTF_KIND_FUNC);
+		}
 	}
+	b->set8_view = view;
 	return 0;
+}
+
+const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
+{
+	/* the view is a cache: making it does not change what b holds */
+	struct btf2btf *mb = (struct btf2btf *)b;
+	int err;
+
+	if (!b || idx >= b->ids.nr_entries) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!b->set8_view) {
+		err = make_set8_view(mb);
+		if (err) {
+			errno = -err;
+			return NULL;
+		}
+	}
+	return &b->set8_view[idx];
 }
 
 size_t btf2btf__problem_cnt(const struct btf2btf *b)

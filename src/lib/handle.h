@@ -24,7 +24,13 @@ struct btf2btf {
 	struct btf *btf;		/* as read, until the result is parsed (b2b_materialise) */
 	void *out;			/* transformed raw BTF, native endian, not parsed yet */
 	size_t out_size;
-	struct btf *base;
+	struct btf *base;		/* the distilled base after a transform with distill */
+	struct btf *full_base;		/* the base read, once replaced by the distilled one */
+	void *base_out;			/* distilled base, raw native endian */
+	size_t base_out_size;
+	bool distill;
+	bool post_changed;		/* a post-pass changed the BTF */
+	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct b2b_btf_ids ids;
 	struct b2b_name_index names, base_names;
 	struct b2b_tag_index tags;
@@ -37,8 +43,6 @@ struct btf2btf {
  * what names them in messages. */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log);
-/* Split BTF from bytes, which libbpf 1.1.2 does not export. */
-struct btf *b2b_new_split(const void *data, size_t size, struct btf *base);
 /* b->out parsed into b->btf; on failure b is as it was. */
 int b2b_materialise(struct btf2btf *b);
 

@@ -9,10 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "btf_check.h"
+#include "btf_post.h"
 #include "handle.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
@@ -27,33 +26,6 @@ static bool is_btf_magic(const unsigned char *p, size_t size)
 	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
 }
 
-/*
- * libbpf 1.1.2 declares btf__new_split() but does not export it: split BTF
- * bytes are parsed from an anonymous memory file instead.
- */
-struct btf *b2b_new_split(const void *data, size_t size, struct btf *base)
-{
-	char path[64];
-	struct btf *btf;
-	int fd, err;
-
-	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, data, size) != (ssize_t)size) {
-		err = errno ? errno : EIO;
-		close(fd);
-		errno = err;
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	btf = btf__parse_raw_split(path, base);
-	err = errno;
-	close(fd);
-	errno = err;
-	return btf;
-}
-
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log)
 {
@@ -65,7 +37,7 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 	if (err)
 		return err;
 	errno = 0;
-	btf = base ? b2b_new_split(data, size, base) : btf__new(data, size);
+	btf = b2b_btf_from_raw(data, size, base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
@@ -234,14 +206,14 @@ static int collect(struct btf2btf *b)
 	return b->plan.refuse_open && !b->lenient ? -EINVAL : 0;
 }
 
-/* The object's own BTF: its .BTF section, or opts->btf_path. */
-static int load_elf_btf(struct btf2btf *b, const struct btf2btf_opts *opts, const char *what)
+/* The object's own BTF: its .BTF section, or btf_path (--btf). */
+static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what)
 {
 	struct b2b_section sec;
 	int err;
 
-	if (opts && opts->btf_path)
-		return load_btf_file(opts->btf_path, b->base, what, &b->btf, &b->log);
+	if (btf_path)
+		return load_btf_file(btf_path, b->base, what, &b->btf, &b->log);
 	err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
 	if (err == -ENOENT)
 		return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
@@ -260,7 +232,7 @@ static int load_elf_btf(struct btf2btf *b, const struct btf2btf_opts *opts, cons
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
-		       const struct btf2btf_opts *opts)
+		       const char *btf_path, const char *base_path)
 {
 	const char *what = ".BTF";
 	char what_buf[4096];
@@ -268,16 +240,16 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	size_t size;
 	int err;
 
-	if (opts && opts->base_path) {
-		err = load_btf_file(opts->base_path, NULL, "base BTF", &b->base, &b->log);
+	if (base_path) {
+		err = load_btf_file(base_path, NULL, "base BTF", &b->base, &b->log);
 		if (err)
 			return err;
 		/* only error messages use `what`: with a base, the likely cause is the base */
 		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s; the wrong base?)",
-			 opts->btf_path ? opts->btf_path : ".BTF", opts->base_path);
+			 btf_path ? btf_path : ".BTF", base_path);
 		what = what_buf;
-	} else if (opts && opts->btf_path) {
-		what = opts->btf_path;
+	} else if (btf_path) {
+		what = btf_path;
 	}
 
 	err = mem ? b2b_mem_open(mem, mem_size, &b->log, &b->elf)
@@ -291,9 +263,9 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		if (!err)
 			err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
 		if (!err)
-			err = load_elf_btf(b, opts, what);
+			err = load_elf_btf(b, btf_path, what);
 	} else if (is_btf_magic(data, size)) {
-		if (opts && opts->btf_path)
+		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
 		err = b2b_parse_btf(data, size, b->base, what, &b->btf, &b->log);
 		/* a raw BTF file is rewritten whole: no ELF to keep */
@@ -310,38 +282,41 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 static int do_open(const char *path, const void *mem, size_t size,
 		   const struct btf2btf_opts *opts, struct btf2btf **out)
 {
+	const char *btf_path;
 	struct btf2btf *b;
 	int err;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!path || (opts && opts->sz && opts->sz < sizeof(size_t)))
+	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
 		return -EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	b->path = strdup(path);
-	b->btf_path = opts && opts->btf_path ? strdup(opts->btf_path) : NULL;
-	if (!b->path || (opts && opts->btf_path && !b->btf_path)) {
+	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
+	b->btf_path = btf_path ? strdup(btf_path) : NULL;
+	if (!b->path || (btf_path && !b->btf_path)) {
 		btf2btf__close(b);
 		return -ENOMEM;
 	}
 	b->log.path = b->path;
 	b->log.warnings = &b->stats.warnings;
-	if (opts) {
-		b->log.fn = opts->log;
-		b->log.ctx = opts->log_ctx;
-		if (!opts->sz || opts->sz >= offsetof(struct btf2btf_opts, lenient) + sizeof(bool))
-			b->lenient = opts->lenient;
-		if (!opts->sz || opts->sz >= offsetof(struct btf2btf_opts, features) +
-					     sizeof(opts->features))
-			b->features = opts->features;
-		if (opts->add_kfunc_tags)
-			b->features = (b->features ? b->features : BTF2BTF_FEAT_DEFAULT) |
-				      BTF2BTF_FEAT_KFUNC_TAGS;
+	b->log.fn = B2B_OPTS_GET(opts, log, NULL);
+	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
+	b->lenient = B2B_OPTS_GET(opts, lenient, false);
+	b->features = B2B_OPTS_GET(opts, features, 0);
+	if (!b->features)
+		b->features = BTF2BTF_FEATS_DEFAULT;
+	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
+		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
+	b->distill = B2B_OPTS_GET(opts, distill_base, false);
+	if (b->distill && !B2B_OPTS_GET(opts, base_path, NULL)) {
+		btf2btf__close(b);
+		return -EINVAL;	/* a distilled base is made from the base */
 	}
-	err = open_common(b, mem, size, opts);
+	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL));
 	if (err) {
 		btf2btf__close(b);
 		return err;

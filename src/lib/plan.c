@@ -633,7 +633,7 @@ int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct
 			     .start = base ? btf__type_cnt(base) : 1 };
 
 	memset(plan, 0, sizeof(*plan));
-	plan->features = in->features ? in->features : BTF2BTF_FEAT_DEFAULT;
+	plan->features = in->features ? in->features : BTF2BTF_FEATS_DEFAULT;
 	plan_entries(&p);
 	for (size_t i = 0; i < k->nr && !p.err; i++)
 		plan_kfunc(&p, &k->items[i]);

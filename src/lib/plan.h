@@ -23,7 +23,7 @@ struct b2b_plan_input {
 	const struct b2b_name_index *base_names;	/* NULL unless split */
 	const struct b2b_tag_index *tags;
 	const struct b2b_btf_ids *ids;
-	unsigned int features;			/* 0: BTF2BTF_FEAT_DEFAULT */
+	unsigned int features;			/* 0: BTF2BTF_FEATS_DEFAULT */
 	const struct b2b_log *log;		/* warnings logged, debug: the plan */
 };
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "btf_edit.h"
+#include "btf_post.h"
 #include "handle.h"
 
 #define ARENA_ATTR	"address_space(1)"
@@ -213,6 +214,111 @@ static int run(struct tx *tx, const struct btf2btf *b)
 	return err;
 }
 
+static int cmp_kfunc_by_id(const void *a, const void *b)
+{
+	__u32 x = ((const struct btf2btf_kfunc *)a)->btf_id, y = ((const struct btf2btf_kfunc *)b)->btf_id;
+
+	return x < y ? -1 : x > y;
+}
+
+static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
+{
+	if (*id && *id < nr)
+		*id = map[*id];
+}
+
+/* Every id the handle exposes, after the post-passes renumbered the types. */
+static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		remap_id(&k->btf_id, map, nr);
+		remap_id(&k->orig_proto_id, map, nr);
+		remap_id(&k->impl_id, map, nr);
+	}
+	qsort(b->kfuncs.items, b->kfuncs.nr, sizeof(*b->kfuncs.items), cmp_kfunc_by_id);
+	for (size_t i = 0; i < b->plan.nr; i++)
+		remap_id(&b->plan.problems[i].id, map, nr);
+	for (size_t i = 0; i < b->ids.nr_entries; i++)
+		remap_id(&b->kfuncs.entry_func[i], map, nr);
+	for (size_t i = 0; i < b->names.nr; i++) {
+		remap_id(&b->names.want[i].func_id, map, nr);
+		remap_id(&b->names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; i < b->base_names.nr; i++) {
+		remap_id(&b->base_names.want[i].func_id, map, nr);
+		remap_id(&b->base_names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
+		remap_id(&b->set8_view[i].id, map, nr);
+	/* the decl tag index served the transform and describes the old ids */
+	b2b_tag_index_free(&b->tags);
+}
+
+static bool is_identity(const __u32 *map, __u32 nr)
+{
+	for (__u32 i = 0; map && i < nr; i++)
+		if (map[i] != i)
+			return false;
+	return true;
+}
+
+/*
+ * Dedup, distilled base and sort by name (b->features, b->distill) over the
+ * transform's result (out, or the BTF read when the transform changed
+ * nothing); first_new is the first type the transform appended. b is not
+ * touched: commit() applies res.
+ */
+static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_size,
+			   __u32 first_new, struct b2b_post_result *res)
+{
+	struct b2b_post_in in = {
+		.base = b->base,
+		.first_new = first_new,
+		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
+		.sort = b->features & BTF2BTF_FEAT_SORT,
+		.distill = b->distill,
+		.data = out,
+		.size = out_size,
+	};
+	int err;
+
+	if (!in.dedup && !in.sort && !in.distill)
+		return 0;
+	if (!out) {
+		struct btf *btf = b->btf;	/* endianness view only, restored */
+		enum btf_endianness e = btf__endianness(btf);
+		__u32 sz = 0;
+
+		if (btf__set_endianness(btf, b2b_native_endianness()))
+			return b2b_errno(&b->log, -EINVAL, "cannot convert the BTF to native byte order");
+		in.data = btf__raw_data(btf, &sz);
+		in.size = sz;
+		btf__set_endianness(btf, e);
+		if (!in.data)
+			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	}
+	err = b2b_post_run(&in, res);
+	if (err == -EINVAL && in.distill)
+		return b2b_errno(&b->log, err,
+				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
+	if (err)
+		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
+				 in.dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (!is_identity(res->btf.map, res->btf.nr_map)) {
+		for (size_t i = 0; i < b->ids.nr_sets; i++) {
+			if (!b->ids.sets[i].resolved)
+				continue;
+			b2b_post_result_free(res);
+			return b2b_errno(&b->log, -EINVAL,
+					 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
+					 b->ids.sets[i].name);
+		}
+	}
+	return 0;
+}
+
 static int start(struct tx *tx, const struct btf2btf *b)
 {
 	tx->btf = b->btf;
@@ -241,8 +347,45 @@ static void finish(struct tx *tx)
 	free(tx->res);
 }
 
+/* Nothing here can fail: the transform's result becomes the handle's. */
+static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size, bool changed,
+		   struct b2b_post_result *res)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		k->state = tx->res[i].state;
+		k->impl_id = tx->res[i].impl_id;
+		k->orig_proto_id = tx->res[i].orig_proto_id;
+	}
+	b->stats = tx->stats;
+	b->out = out;
+	b->out_size = out_size;
+	if (res->btf.data) {
+		free(b->out);
+		b->out = res->btf.data;
+		b->out_size = res->btf.size;
+		res->btf.data = NULL;
+		b->post_changed = true;
+	}
+	if (res->base) {
+		b->full_base = b->base;
+		b->base = res->base;
+		b->base_out = res->base_data;
+		b->base_out_size = res->base_size;
+		res->base = NULL;
+		res->base_data = NULL;
+		b->post_changed = true;
+	}
+	if (res->btf.map)
+		remap_handle(b, res->btf.map, res->btf.nr_map);
+	b->transformed = true;
+	b->changed = changed || b->post_changed;
+}
+
 int btf2btf__transform(struct btf2btf *b)
 {
+	struct b2b_post_result res = { 0 };
 	struct tx tx = { 0 };
 	void *out = NULL;
 	size_t out_size = 0;
@@ -269,23 +412,15 @@ int btf2btf__transform(struct btf2btf *b)
 			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
 				  strerror(-err));
 	}
+	if (!err)
+		err = run_post_passes(b, out, out_size, tx.ext.first_id, &res);
 	if (err) {
+		free(out);
 		finish(&tx);
 		return err;
 	}
-	/* commit: nothing below can fail */
-	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
-
-		k->state = tx.res[i].state;
-		k->impl_id = tx.res[i].impl_id;
-		k->orig_proto_id = tx.res[i].orig_proto_id;
-	}
-	b->stats = tx.stats;
-	b->out = out;
-	b->out_size = out_size;
-	b->transformed = true;
-	b->changed = changed;
+	commit(b, &tx, out, out_size, changed, &res);
+	b2b_post_result_free(&res);
 	finish(&tx);
 	return 0;
 }

@@ -49,6 +49,30 @@ int btf2btf__write_raw(struct btf2btf *b, const char *path)
 	return write_raw_to(b, path, 0644);
 }
 
+int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
+{
+	struct b2b_log log = b->log;
+	struct b2b_out out;
+	const void *raw = NULL;
+	size_t size = 0;
+	int err;
+
+	log.path = path;
+	err = btf2btf__raw_base_btf(b, &raw, &size);
+	if (err == -ENOENT)
+		return b2b_errno(&log, err, "no distilled base: transform with distill_base first");
+	if (err)
+		return b2b_errno(&log, err, "cannot serialise the distilled base: %s", strerror(-err));
+	err = b2b_out_begin(&out, path, 0644, &log);
+	if (err)
+		return err;
+	err = b2b_out_write(&out, raw, size, &log);
+	if (!err)
+		return b2b_out_commit(&out, &log);
+	b2b_out_abort(&out);
+	return err;
+}
+
 /* Someone else replaced the file since we read it: do not overwrite their result. */
 static int check_same_file(struct btf2btf *b)
 {
@@ -62,6 +86,42 @@ static int check_same_file(struct btf2btf *b)
 		return b2b_errno(&b->log, -ESTALE,
 				 "was changed by another process while btf2btf ran; nothing written, run again");
 	return 0;
+}
+
+/* .BTF replaced, and with a distilled base .BTF.base replaced or added. */
+static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, int fd,
+			      void **image, size_t *image_size)
+{
+	struct b2b_elf_edit edits[2] = {
+		{ .index = b->btf_index, .data = raw, .size = size },
+		{ .name = ".BTF.base" },
+	};
+	int err;
+
+	if (b->base_out) {
+		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
+		if (err)
+			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
+					 strerror(-err));
+	}
+	return b2b_elf_write_edited(b->elf, edits, b->base_out ? 2 : 1, fd, image, image_size,
+				    &b->log);
+}
+
+/* Raw output FILE: the distilled base goes to FILE.base (as 7.3's X.BTF.base). */
+static int write_base_beside(struct btf2btf *b, const char *path)
+{
+	size_t len = strlen(path);
+	char *base_path = malloc(len + sizeof(".base"));
+	int err;
+
+	if (!base_path)
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	memcpy(base_path, path, len);
+	memcpy(base_path + len, ".base", sizeof(".base"));
+	err = btf2btf__write_raw_base(b, base_path);
+	free(base_path);
+	return err;
 }
 
 int btf2btf__write_elf(struct btf2btf *b)
@@ -81,13 +141,18 @@ int btf2btf__write_elf(struct btf2btf *b)
 		err = check_writable(b->btf_path, &log);
 		if (!err && stat(b->btf_path, &st))
 			err = -errno;
+		if (!err && b->base_out)
+			err = write_base_beside(b, b->btf_path);
 		return err ? err : write_raw_to(b, b->btf_path, st.st_mode);
 	}
 	err = check_writable(b->path, &b->log);
 	if (err)
 		return err;
-	if (!b->elf)
-		return write_raw_to(b, b->path, 0644);
+	if (!b->elf) {
+		if (b->base_out)
+			err = write_base_beside(b, b->path);
+		return err ? err : write_raw_to(b, b->path, 0644);
+	}
 	if (b->elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
 
@@ -103,8 +168,7 @@ int btf2btf__write_elf(struct btf2btf *b)
 		err = b2b_out_begin(&out, b->path, b->elf->st.st_mode, &b->log);
 	if (err)
 		goto unlock;
-	err = b2b_elf_write_replaced(b->elf, b->btf_index, raw, size, out.fd, NULL, NULL,
-				     &b->log);
+	err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
 	if (!err)
 		err = check_same_file(b);
 	if (!err)
@@ -127,7 +191,6 @@ int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 	err = btf2btf__raw_btf(b, &raw, &raw_size);
 	if (err)
 		return err;
-	return b2b_elf_write_replaced(b->elf, b->btf_index, raw, raw_size, -1, data, size,
-				      &b->log);
+	return write_btf_sections(b, raw, raw_size, -1, data, size);
 }
 
