@@ -399,9 +399,15 @@ static struct btf *random_btf(__u32 *first_new)
 
 			memcpy(params, p, vlen * sizeof(*p));
 			id = btf__add_func_proto(btf, ret);
-			for (__u16 j = 0; j < keep; j++)
-				btf__add_func_param(btf, btf__name_by_offset(btf, params[j].name_off),
-						    params[j].type);
+			for (__u16 j = 0; j < keep; j++) {
+				/* a copy: libbpf 1.1.2's btf__add_str() reads the name
+				 * after growing the strings it points into */
+				char name[128];
+
+				snprintf(name, sizeof(name), "%s",
+					 btf__name_by_offset(btf, params[j].name_off));
+				btf__add_func_param(btf, name, params[j].type);
+			}
 			f = btf__add_func(btf, rnd(2) ? "fnew" : "f1", BTF_FUNC_GLOBAL, id);
 			if (rnd(2))
 				btf__add_decl_tag(btf, "bpf_kfunc", f, -1);
