@@ -399,23 +399,33 @@ static struct btf *random_btf(__u32 *first_new)
 
 			memcpy(params, p, vlen * sizeof(*p));
 			id = btf__add_func_proto(btf, ret);
-			for (__u16 j = 0; j < keep; j++)
-				btf__add_func_param(btf, btf__name_by_offset(btf, params[j].name_off),
-						    params[j].type);
+			for (__u16 j = 0; j < keep; j++) {
+				char pname[64];	/* copied: adding strings may move them */
+
+				snprintf(pname, sizeof(pname), "%s",
+					 btf__name_by_offset(btf, params[j].name_off));
+				btf__add_func_param(btf, pname, params[j].type);
+			}
 			f = btf__add_func(btf, rnd(2) ? "fnew" : "f1", BTF_FUNC_GLOBAL, id);
 			if (rnd(2))
 				btf__add_decl_tag(btf, "bpf_kfunc", f, -1);
 			break;
 		}
 		case BTF_KIND_PTR:
-		case BTF_KIND_CONST:
+		case BTF_KIND_CONST: {
+			__u32 target = t->type;	/* t moves when types are added */
+
 			btf__add_ptr(btf, src);
-			btf__add_ptr(btf, t->type);	/* often a copy of src itself */
+			btf__add_ptr(btf, target);	/* often a copy of src itself */
 			break;
-		case BTF_KIND_FUNC:
-			btf__add_func(btf, btf__name_by_offset(btf, t->name_off), BTF_FUNC_GLOBAL,
-				      t->type);
+		}
+		case BTF_KIND_FUNC: {
+			char fname[64];
+
+			snprintf(fname, sizeof(fname), "%s", btf__name_by_offset(btf, t->name_off));
+			btf__add_func(btf, fname, BTF_FUNC_GLOBAL, t->type);
 			break;
+		}
 		default:
 			btf__add_const(btf, src);
 		}
