@@ -527,6 +527,37 @@ static void test_dedup_sys_vmlinux(void **state)
 	btf__free(btf);
 }
 
+/* The machine's vmlinux sorted: in order, every type (a sample of them,
+ * canonical forms are slow) meaning what it meant, a fixed point. */
+static void test_sort_sys_vmlinux(void **state)
+{
+	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL), *out;
+	struct b2b_pass_out o, again;
+	size_t size;
+	const void *raw;
+
+	(void)state;
+	if (!btf)
+		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
+	raw = raw_of(btf, &size);
+	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
+	assert_non_null(o.data);
+	out = parse_raw(o.data, o.size, NULL);
+	assert_sorted(out, o.map, o.nr_map);
+	for (__u32 id = 1; id < btf__type_cnt(btf); id += 97) {
+		char a[4096], b[4096];
+
+		canon(btf, id, 0, a, sizeof(a));
+		canon(out, o.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	assert_int_equal(b2b_sort_by_name(o.data, o.size, NULL, &again), 0);
+	assert_null(again.data);
+	btf__free(out);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
 /* ---- distilled base ---- */
 
 /* What btf_relocate.c asks of a distilled base type: one base type of its
@@ -853,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
+		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
 		cmocka_unit_test(test_distill_needs_base),
