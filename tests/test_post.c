@@ -292,6 +292,40 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
+/* A big-endian object: the passes run on native bytes, the output keeps
+ * the object's byte order and holds the types the little-endian twin gets. */
+static void test_sort_big_endian(void **state)
+{
+	const char *be = th_path("be.btf"), *le = th_path("le.btf");
+	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	struct btf2btf *b;
+	struct btf *bb, *lb;
+	unsigned char *raw;
+	size_t size;
+
+	(void)state;
+	b = th_open(th_fixture("basic-be.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, be), 0);
+	btf2btf__close(b);
+	b = th_open(th_fixture("basic.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, le), 0);
+	btf2btf__close(b);
+	raw = th_read(be, &size);
+	assert_true(size > 2 && raw[0] == 0xeb && raw[1] == 0x9f);
+	free(raw);
+	bb = btf__parse_raw(be);
+	lb = btf__parse_raw(le);
+	assert_non_null(bb);
+	assert_non_null(lb);
+	assert_sorted(bb, NULL, 0);
+	assert_same_types(bb, lb);
+	btf__free(bb);
+	btf__free(lb);
+	th_cleanup();
+}
+
 static void test_resolved_btf_ids_refused(void **state)
 {
 	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
@@ -880,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_sort_order_and_refs),
 		cmocka_unit_test(test_sort_split_only_split_part),
 		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
+		cmocka_unit_test(test_sort_big_endian),
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
