@@ -32,7 +32,7 @@ set -uo pipefail
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
 RB=${2:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
 ROOT=$(pwd)
-B2B=$ROOT/$BUILD/btf2btf
+B2B=${DIFF_BTF2BTF:-$ROOT/$BUILD/btf2btf}
 MKF=$ROOT/$BUILD/fixtures/mkfixture
 CANON=$ROOT/$BUILD/tests/btfcanon
 FX=$ROOT/$BUILD/fixtures
@@ -155,8 +155,7 @@ run_case() {
 	# multiset difference; upstream-only DANGLING decl tags are the documented one
 	diff "$c.up" "$c.ours" > "$c.diff"
 	local undoc dangling
-	undoc=$(grep -E '^[<>] ' "$c.diff" | grep -cvE '^< decl_tag.* DANGLING$')
-	dangling=$(grep -cE '^< decl_tag.* DANGLING$' "$c.diff")
+	read -r undoc dangling < <(awk -f "$ROOT/tests/differential/classify.awk" "$c.diff")
 	if [ "$undoc" -eq 0 ]; then
 		echo "documented $dangling" > "$W/res/$name"
 	else
