@@ -204,7 +204,25 @@ for name in "${difflist[@]}"; do
 	[ "$base" != - ] || base=
 	echo "     inputs: $W/in/$name.{o,BTF.1${base:+,base}}; outputs: $W/up/$name/, $W/ours/$name.BTF"
 done
-[ "$diffs" -eq 0 ] || echo
+if [ "$diffs" -ne 0 ]; then
+	# the differences by cause: the failing side's first message, or the
+	# kind of canonical line that differs, names and paths folded
+	echo
+	echo "differences by cause (count, first object):"
+	for name in "${difflist[@]}"; do
+		read -r outcome < "$W/res/$name"
+		c=$W/canon/$name
+		case $outcome in
+		"different exit status: upstream 0"*) why="btf2btf refused: $(grep -m1 -iE 'error|unrecognized' "$c.ours.log")" ;;
+		"different exit status"*) why="upstream refused: $(grep -m1 -iE 'error' "$c.up.log")" ;;
+		"different: "*"canonical"*)
+			why="canonical: $(grep -m1 -E '^[<>] ' "$c.diff" | sed -E "s/^(. [a-z_]+(\\[attr\\])?( '[^']*')?).*/\\1/")" ;;
+		*) why=$outcome ;;
+		esac
+		printf '%s\t%s\n' "$(printf '%s' "$why" | sed -E "s|$W/[^ :]*|OBJ|g; s/bpf_(r[0-9a-f]{4}|base)_kf[0-9]+/KFUNC/g; s/r[0-9a-f]{4}_/rXXXX_/g" | cut -c1-150)" "$name"
+	done | awk -F'\t' '{ n[$1]++; if (!($1 in first)) first[$1] = $2 } END { for (k in n) printf "  %5d  %s  (%s)\n", n[k], k, first[k] }' | sort -rn | head -12
+	echo
+fi
 
 echo "differential: $total objects ($N random, seed $SEED; $nfix fixtures)"
 echo "  same:               $((same)) ($bytes byte-identical)"
