@@ -2,7 +2,8 @@
 # Kernel proof: included by the top-level Makefile, which defines
 # BTF2BTF_BIN (the CLI built from src/) before including this file.
 #
-#   make kernel-test            unpack + patch + configure + build linux-source-6.12
+#   make kernel-test [BTF2BTF=/usr/bin/btf2btf]
+#                               unpack + patch + configure + build linux-source-6.12
 #                               with btf2btf, build the guest, boot it in QEMU and
 #                               run the guest tests (non-zero exit unless all pass)
 #   make kernel-build           everything up to the initramfs, no boot
@@ -16,14 +17,20 @@
 KERNEL_CACHE	?= .cache/kernel
 KERNEL_JOBS	?= $(shell nproc)
 KTEST		:= kernel/scripts/ktest.sh
-KTEST_ENV	= BTF2BTF=$(abspath $(BTF2BTF_BIN)) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
+# The btf2btf the kernel build runs: the tree's (built first) unless
+# BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
+# looked up in PATH.
+BTF2BTF		?= $(BTF2BTF_BIN)
+KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
+KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
+KTEST_ENV	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
-kernel-test: $(BTF2BTF_BIN)
+kernel-test: $(KTEST_TOOL_DEP)
 	@$(KTEST_ENV) $(KTEST) all
 
-kernel-build: $(BTF2BTF_BIN)
+kernel-build: $(KTEST_TOOL_DEP)
 	@$(KTEST_ENV) $(KTEST) guest
 
 kernel-check-patches:

@@ -8,7 +8,7 @@ DIFF_CANON	:= $(BUILD)/tests/btfcanon
 ORACLE_CACHE	:= .cache
 
 $(DIFF_CANON): tests/differential/btfcanon.c | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIBS)
+	$(COMPILE) -o $@ $< $(B2B_LDFLAGS) $(LDFLAGS) $(LIBS)
 
 differential: all fixtures $(DIFF_CANON)
 	@rb=$$(./scripts/oracle-resolve-btfids.sh $(ORACLE_CACHE)) && \
