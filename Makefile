@@ -6,8 +6,9 @@
 #   make check      unit tests (SANITIZE=1: under ASan/UBSan)
 #   make install    PREFIX=/usr/local DESTDIR=
 
-VERSION		:= 0.1.0
-SOVERSION	:= 0
+# The version is written once, in the public header.
+VERSION		:= $(shell sed -n 's/^\#define BTF2BTF_VERSION[[:space:]]*"\(.*\)"/\1/p' include/btf2btf.h)
+SOVERSION	:= $(firstword $(subst ., ,$(VERSION)))
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
@@ -20,25 +21,43 @@ ifeq ($(origin CC),default)
 CC		:= gcc
 endif
 PKG_CONFIG	?= pkg-config
+LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
+
+# GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS belong to the user (default
+# -O2 -g); the project's own flags live in B2B_* and are always added, so
+# `make CFLAGS=-O1 SANITIZE=1` or `make CPPFLAGS=-DNDEBUG` keep the include
+# paths, the warnings and the sanitizer.
 CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
-CPPFLAGS	+= -Iinclude -Isrc/lib -Isrc/cli -D_GNU_SOURCE
+B2B_CPPFLAGS	:= -Iinclude -Isrc/lib -Isrc/cli -D_GNU_SOURCE
+B2B_CFLAGS	:= $(WARN) -MMD -MP
+B2B_LDFLAGS	:=
 
 ifeq ($(SANITIZE),1)
 BUILD		?= build/san
 SANFLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-CFLAGS		+= $(SANFLAGS)
-LDFLAGS		+= $(SANFLAGS)
-CPPFLAGS	+= -DBTF2BTF_FAULT_INJECTION
+B2B_CFLAGS	+= $(SANFLAGS)
+B2B_LDFLAGS	+= $(SANFLAGS)
+B2B_CPPFLAGS	+= -DBTF2BTF_FAULT_INJECTION
 else
 BUILD		?= build
 endif
 # Test builds carry the fault-injection points; the installed binary does not.
 TEST_CPPFLAGS	:= -DBTF2BTF_FAULT_INJECTION
 
-LIB_SRCS	:= log.c array.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
+COMPILE		= $(CC) $(B2B_CPPFLAGS) $(CPPFLAGS) $(B2B_CFLAGS) $(CFLAGS)
+LINK		= $(CC) $(B2B_LDFLAGS) $(LDFLAGS)
+
+# Objects are rebuilt when the compiler or any flag changes (as Kbuild's
+# .cmd files do): `make CC=clang check` after `make check` recompiles.
+FLAGS_STAMP	:= $(BUILD)/.flags
+BUILD_FLAGS	:= $(CC) $(B2B_CPPFLAGS) $(CPPFLAGS) $(B2B_CFLAGS) $(CFLAGS) / $(B2B_LDFLAGS) $(LDFLAGS)
+ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
+endif
+
+LIB_SRCS	:= log.c array.c opts.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
 		   output.c btf2btf.c
 CLI_SRCS	:= main.c cli.c report.c inspect.c dump.c json.c cproto.c names.c diff.c lint.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
@@ -52,6 +71,12 @@ BTF2BTF_BIN	:= $(BUILD)/btf2btf
 BTF2BTF_TEST_BIN := $(BUILD)/btf2btf-test
 STATIC_LIB	:= $(BUILD)/libbtf2btf.a
 SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
+# Exported symbols, each in the version node of the release that added it.
+VERSION_SCRIPT	:= src/lib/libbtf2btf.map
+
+# no implicit rules but ours (no `%: %.o` chains through the fixtures)
+MAKEFLAGS	+= --no-builtin-rules
+.SUFFIXES:
 
 .PHONY: all check demo install clean fixtures bench fuzz check-valgrind
 .DEFAULT_GOAL := all
@@ -59,31 +84,31 @@ SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
 all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB)
 
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
-# bpftool do; the CLI sees only include/btf2btf.h of the library.
+# bpftool do; the CLI sees only include/btf2btf.h of the library. Header
+# dependencies come from the compiler (-MMD), included at the end.
 vpath %.c src/lib src/cli
-SRC_HDRS	:= $(wildcard src/lib/*.h src/cli/*.h include/*.h)
 
-$(BUILD)/obj/%.o: %.c $(SRC_HDRS) | $(BUILD)/obj
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
-$(BUILD)/pic/%.o: %.c $(SRC_HDRS) | $(BUILD)/pic
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden \
-		-DBTF2BTF_EXPORT -c $< -o $@
-$(BUILD)/tobj/%.o: %.c $(SRC_HDRS) | $(BUILD)/tobj
-	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/obj
+	$(COMPILE) -c $< -o $@
+$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/pic
+	$(COMPILE) -fPIC -fvisibility=hidden -DBTF2BTF_EXPORT -c $< -o $@
+$(BUILD)/tobj/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/tobj
+	$(COMPILE) $(TEST_CPPFLAGS) -c $< -o $@
 
 $(BUILD)/obj $(BUILD)/pic $(BUILD)/tobj $(BUILD)/tests $(BUILD)/fixtures:
 	mkdir -p $@
 
 $(STATIC_LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(SHARED_LIB): $(PIC_OBJS)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libbtf2btf.so.$(SOVERSION) -o $@ $^ $(LIBS)
+$(SHARED_LIB): $(PIC_OBJS) $(VERSION_SCRIPT)
+	$(LINK) -shared -Wl,-soname,libbtf2btf.so.$(SOVERSION) \
+		-Wl,--version-script=$(VERSION_SCRIPT) -o $@ $(PIC_OBJS) $(LIBS)
 	ln -sf libbtf2btf.so.$(VERSION) $(BUILD)/libbtf2btf.so.$(SOVERSION)
 	ln -sf libbtf2btf.so.$(SOVERSION) $(BUILD)/libbtf2btf.so
 $(BTF2BTF_BIN): $(CLI_OBJS) $(STATIC_LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
+	$(LINK) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
 $(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(LINK) -o $@ $^ $(LIBS)
 
 include fixtures/fixtures.mk
 include tests/tests.mk
@@ -122,3 +147,7 @@ install: all
 
 clean:
 	rm -rf build
+
+# dependency files are read if present and never made
+%.d: ;
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/fixtures/obj/*.d)

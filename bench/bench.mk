@@ -10,9 +10,9 @@ BENCH_PW	:= $(BENCH_BUILD)/parse_write
 $(BENCH_BUILD):
 	mkdir -p $@
 $(BENCH_BIN): bench/bench.c | $(BENCH_BUILD)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -lm
+	$(COMPILE) -o $@ $< $(B2B_LDFLAGS) $(LDFLAGS) -lm
 $(BENCH_PW): bench/parse_write.c | $(BENCH_BUILD)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(LIBS)
+	$(COMPILE) -o $@ $< $(B2B_LDFLAGS) $(LDFLAGS) $(LIBS)
 
 bench: $(BTF2BTF_BIN) $(MKFIXTURE) $(BENCH_BIN) $(BENCH_PW)
 	@./bench/run.sh $(BUILD)

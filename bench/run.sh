@@ -4,6 +4,10 @@
 #   bench/run.sh BUILD_DIR
 # Environment: BENCH_RUNS (7), BENCH_WARMUP (1), BENCH_SIZES ("100 1000 10000 100000"),
 #   BENCH_VMLINUX (a vmlinux to use instead of looking in .cache/kernel),
+#   BENCH_VMLINUX73 (a 7.3 vmlinux to use instead of looking in .cache/kernel-7.3),
+#   BENCH_UPSTREAM=0 (no rows of Linux 7.3's resolve_btfids: it is fetched and built once),
+#   BENCH_UPSTREAM_MAX (10000: largest synthetic size upstream runs on; its per-kfunc
+#   name lookups are linear, ~80 s CPU a run at 100,000 kfuncs),
 #   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL.
 # Everything generated goes to .cache/bench/work (git-ignored).
 set -eu
@@ -43,6 +47,35 @@ RB_OUT=$("$ROOT/bench/resolve_btfids.sh" "$CACHE") && RB=$RB_OUT || RB=
 RB_SKIP=${RB_OUT#skip: }
 [ -n "$BPFTOOL" ] || skip "bpftool-dump" "bpftool not found (apt-get install bpftool)"
 [ -n "$RB" ] || skip "resolve_btfids" "$RB_SKIP"
+# Linux 7.3's resolve_btfids: upstream's btf2btf phase, what --features=all matches
+RB73=
+if [ "${BENCH_UPSTREAM:-1}" = 0 ]; then
+	skip "resolve_btfids-7.3" "BENCH_UPSTREAM=0"
+elif RB73=$("$ROOT/scripts/oracle-resolve-btfids.sh" "$ROOT/.cache" 2>"$W/log/oracle.err"); then
+	:
+else
+	RB73=
+	skip "resolve_btfids-7.3" "scripts/oracle-resolve-btfids.sh failed: $(tail -1 "$W/log/oracle.err")"
+fi
+ALL=
+if "$B2B" --features=all --help >/dev/null 2>&1; then
+	ALL=1
+else
+	skip "btf2btf --features=all" "$B2B does not accept --features=all yet (issue 12 items 1-4)"
+fi
+
+# btf2btf --features=all and 7.3's resolve_btfids on the same raw BTF (the
+# .BTF.1 pahole --btf_encode_detached writes in the 7.3 build) and object
+# upstream ID BTF1 OBJ
+upstream() {
+	id=$1 btf1=$2 obj=$3
+	[ -z "$ALL" ] || row "$id" "btf2btf --features=all" "$W/$id.all.btf" - \
+		"$B2B" -q --features=all --btf "$btf1" -o "$W/$id.all.btf" "$obj"
+	if [ -n "$RB73" ]; then
+		copy=$W/$id.rb73.o
+		row "$id" resolve_btfids-7.3 "$copy.BTF" "cp '$obj' '$copy'" "$RB73" --btf "$btf1" "$copy"
+	fi
+}
 
 # baselines of one input: parse+write, bpftool dump, resolve_btfids on a copy
 # baselines ID BTF_SOURCE RB_OBJ [RB_ARGS...]
@@ -134,6 +167,7 @@ if [ -r "$SYS_BTF" ]; then
 		"$info; .BTF_ids object: ${msg#*: }; btf2btf --btf"
 	row sys btf2btf "$W/sys.b2b.btf" - "$B2B" -q --btf "$SYS_BTF" -o "$W/sys.b2b.btf" "$W/sys-ids.o"
 	baselines sys "$SYS_BTF" "$W/sys-ids.o" --btf "$SYS_BTF"
+	upstream sys "$SYS_BTF" "$W/sys-ids.o"
 else
 	skip "$SYS_BTF" "not readable (kernel without CONFIG_DEBUG_INFO_BTF?)"
 fi
@@ -147,6 +181,51 @@ for n in $SIZES; do
 		"set8s of 1000, 3 decl tags each, every 10th KF_IMPLICIT_ARGS; $info"
 	row "$id" btf2btf "$W/$id.b2b.btf" - "$B2B" -q -o "$W/$id.b2b.btf" "$W/$id.o"
 	baselines "$id" "$W/$id.o" "$W/$id.o"
+	"$PW" "$W/$id.o" "$W/$id.BTF.1"
+	if [ -n "$RB73" ] && [ "$n" -gt "${BENCH_UPSTREAM_MAX:-10000}" ]; then
+		skip "resolve_btfids-7.3 on $id" "more than BENCH_UPSTREAM_MAX=${BENCH_UPSTREAM_MAX:-10000} kfuncs (its name lookups are linear per kfunc: ~80 s CPU a run at 100,000)"
+		RB73_SAVED=$RB73 RB73=
+		upstream "$id" "$W/$id.BTF.1" "$W/$id.o"
+		RB73=$RB73_SAVED
+	else
+		upstream "$id" "$W/$id.BTF.1" "$W/$id.o"
+	fi
 done
+
+# ---- input 4: a 7.3 vmlinux (KERNEL=7.3 kernel cache), as upstream's build meets it ----
+# .tmp_vmlinux1 next to it, through pahole --btf_encode_detached as 7.3's
+# scripts/gen-btf.sh does, once per kernel build (cached)
+find_vmlinux73() {
+	find "$ROOT/.cache/kernel-7.3" -maxdepth 4 -type f -name vmlinux 2>/dev/null |
+	while read -r f; do
+		if [ -r "$(dirname "$f")/.tmp_vmlinux1" ]; then
+			echo "$f"
+			break
+		fi
+	done
+}
+V73=${BENCH_VMLINUX73:-$(find_vmlinux73)}
+T73=${V73:+$(dirname "$V73")/.tmp_vmlinux1}
+if [ -n "$V73" ] && [ -r "$T73" ] && command -v "$PAHOLE" >/dev/null; then
+	stamp="$(stat -c '%s.%Y' "$T73")"
+	PRE73=$CACHE/vmlinux73-pre.$stamp
+	if [ ! -f "$PRE73.BTF.1" ]; then
+		rm -f "$CACHE"/vmlinux73-pre.*
+		echo "bench: pahole --btf_encode_detached on ${T73#$ROOT/} (once per 7.3 kernel build)" >&2
+		cp "$T73" "$PRE73" &&
+			"$PAHOLE" -J --btf_gen_floats --btf_encode_detached="$PRE73.BTF.1.tmp" "$PRE73" >/dev/null &&
+			mv "$PRE73.BTF.1.tmp" "$PRE73.BTF.1" || rm -f "$PRE73" "$PRE73.BTF.1.tmp"
+	fi
+fi
+if [ -n "${PRE73:-}" ] && [ -f "$PRE73.BTF.1" ]; then
+	info=$("$PW" --info "$PRE73.BTF.1")
+	input vmlinux-7.3 vmlinux73 "7.3 .tmp_vmlinux1 before resolve_btfids" \
+		"${T73#$ROOT/} through pahole $("$PAHOLE" --version) -J --btf_gen_floats --btf_encode_detached, $info; both tools --btf"
+	row vmlinux-7.3 btf2btf "$W/v73.b2b.btf" - "$B2B" -q --btf "$PRE73.BTF.1" -o "$W/v73.b2b.btf" "$PRE73"
+	row vmlinux-7.3 parse+write "$W/v73.pw.btf" - "$PW" "$PRE73.BTF.1" "$W/v73.pw.btf"
+	upstream vmlinux-7.3 "$PRE73.BTF.1" "$PRE73"
+else
+	skip "7.3 vmlinux" "no vmlinux with a .tmp_vmlinux1 beside it under .cache/kernel-7.3 (make kernel-test KERNEL=7.3 builds one; or set BENCH_VMLINUX73) or no pahole"
+fi
 
 exec "$BENCH" -r "$RUNS" -w "$WARMUP" -l "$W/log" "$SPEC"

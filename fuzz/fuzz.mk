@@ -22,15 +22,15 @@ FUZZ_SEEDS	:= $(FUZZ_DIR)/seeds
 
 .PHONY: fuzz fuzz-build fuzz-seeds check-valgrind
 
-$(FUZZ_DIR)/obj/%.o: src/lib/%.c $(SRC_HDRS)
+$(FUZZ_DIR)/obj/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(B2B_CPPFLAGS) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_DIR)/obj/%.o: fixtures/%.c fixtures/*.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -Ifixtures $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(B2B_CPPFLAGS) $(CPPFLAGS) -Ifixtures $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_DIR)/obj/fuzz_btf2btf.o: fuzz/fuzz_btf2btf.c include/btf2btf.h fixtures/recipes.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -Ifixtures $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(B2B_CPPFLAGS) $(CPPFLAGS) -Ifixtures $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_BIN): $(FUZZ_DIR)/obj/fuzz_btf2btf.o $(FUZZ_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
 

@@ -17,12 +17,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define BTF2BTF_VERSION "0.1.0"
+#define BTF2BTF_VERSION "0.2.0"
 
 /* Kernel values (include/linux/btf.h, include/linux/btf_ids.h). */
 #define BTF2BTF_KF_IMPLICIT_ARGS	(1U << 16)
@@ -48,17 +49,56 @@ enum btf2btf_log_level {
 
 typedef void (*btf2btf_log_fn)(enum btf2btf_log_level level, const char *msg, void *ctx);
 
+/*
+ * What the transform does, one bit per behaviour; the CLI spells them as
+ * pahole spells --btf_features (--features=implicit_args,kfunc_tags,...).
+ */
+enum btf2btf_feature {
+	BTF2BTF_FEAT_IMPLICIT_ARGS	= 1U << 0,	/* _impl FUNCs + reduced prototypes */
+	BTF2BTF_FEAT_KFUNC_TAGS		= 1U << 1,	/* "bpf_kfunc" decl tag on every kfunc */
+	BTF2BTF_FEAT_FASTCALL_TAGS	= 1U << 2,	/* "bpf_fastcall" for KF_FASTCALL */
+	BTF2BTF_FEAT_ARENA_ATTRS	= 1U << 3,	/* address_space(1) type attributes */
+	BTF2BTF_FEAT_DEDUP		= 1U << 4,	/* deduplicate the result */
+	BTF2BTF_FEAT_SORT		= 1U << 5,	/* sort types by name */
+};
+/* What 0 in btf2btf_opts.features means: safe for every kernel (no kind_flag
+ * tags, which 6.12 refuses) and byte-compatible with earlier releases. */
+#define BTF2BTF_FEATS_DEFAULT		BTF2BTF_FEAT_IMPLICIT_ARGS
+
+/*
+ * Options of btf2btf__open*(). Declare with BTF2BTF_OPTS() so that sz is
+ * set: the library reads only the fields inside sz (a caller built against
+ * an older, shorter struct keeps working), and refuses with -EINVAL a sz
+ * smaller than sizeof(size_t) or non-zero bytes past the fields it knows (a
+ * caller built against a newer struct asking for something this library
+ * cannot do). New fields are only ever appended.
+ */
 struct btf2btf_opts {
 	size_t sz;			/* sizeof(struct btf2btf_opts), for ABI growth */
 	const char *btf_path;		/* raw BTF to use instead of the object's .BTF */
 	const char *base_path;		/* base BTF (ELF or raw) when the BTF is split */
-	bool add_kfunc_tags;		/* add "bpf_kfunc" decl tags, as pahole >= 1.26 does */
+	bool add_kfunc_tags;		/* also BTF2BTF_FEAT_KFUNC_TAGS */
 	btf2btf_log_fn log;		/* NULL: stay silent */
 	void *log_ctx;
 	/* For linting: set8s disagreeing on KF_IMPLICIT_ARGS for one kfunc are
 	 * a warning, not an error of open(); transform() then refuses. */
 	bool lenient;
+	unsigned int features;		/* BTF2BTF_FEAT_*; 0: BTF2BTF_FEATS_DEFAULT */
+	size_t :0;
 };
+
+/* A struct btf2btf_opts with sz set and the given fields, the rest zero:
+ *	BTF2BTF_OPTS(opts, .base_path = "vmlinux");
+ *	err = btf2btf__open("mod.ko", &opts, &b);
+ */
+#define BTF2BTF_OPTS(NAME, ...)						\
+	struct btf2btf_opts NAME = ({					\
+		memset(&NAME, 0, sizeof(struct btf2btf_opts));		\
+		(struct btf2btf_opts){					\
+			.sz = sizeof(struct btf2btf_opts),		\
+			__VA_ARGS__					\
+		};							\
+	})
 
 /* How a kfunc was found. */
 #define BTF2BTF_FOUND_TAG	(1U << 0)	/* "bpf_kfunc" decl tag */
@@ -139,7 +179,8 @@ BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
 
-/* One (id, flags) pair of a set8 in .BTF_ids, as read. */
+/* One (id, flags) pair of a set8 in .BTF_ids, as read. Owned by the
+ * library (it may grow at its end): read it through the pointer. */
 struct btf2btf_set8_entry {
 	const char *set;		/* set8 name */
 	uint32_t set_flags;		/* BTF2BTF_SET8_* of that set8 */
@@ -149,10 +190,11 @@ struct btf2btf_set8_entry {
 	uint32_t flags;			/* the pair's flags word (KF_*) */
 };
 
-/* Pairs of every set8 attributed to a function, in set order. */
+/* Pairs of every set8 attributed to a function, in set order. The entry is
+ * valid until b is closed; NULL (errno set) past the end or without memory. */
 BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
-BTF2BTF_API int btf2btf__set8_entry(const struct btf2btf *b, size_t idx,
-				    struct btf2btf_set8_entry *out);
+BTF2BTF_API const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b,
+								  size_t idx);
 
 /* Index of the first implicit parameter (struct bpf_prog_aux *, through
  * typedefs and modifiers) of FUNC_PROTO proto_id; -ENOENT if it has none,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -236,6 +237,72 @@ static void test_summary_json(void **state)
 	th_cleanup();
 }
 
+/* Output that never reached stdout is a failure, whatever the mode. */
+static void test_stdout_failure(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	const char *modes[] = { "--dump", "--kfuncs", "--check", "-n", "--help", "--version" };
+	struct run r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		th_sh(&r, "%s %s %s > /dev/full", getenv("BTF2BTF"), modes[i], obj);
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, "cannot write to standard output"));
+		th_run_free(&r);
+	}
+	/* a diff too */
+	th_sh(&r, "%s --diff %s %s > /dev/full", getenv("BTF2BTF"), obj, obj);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "cannot write to standard output"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* Options that mean nothing in a mode are refused, with the reason, exit 2. */
+static void test_meaningless_combinations(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	char out[4096];
+	static const struct {
+		const char *args[4];
+		const char *msg;
+	} cases[] = {
+		{ { "--diff", "-o", "x.btf" }, "-o means nothing with --diff" },
+		{ { "--diff", "-T" }, "-T means nothing with --diff" },
+		{ { "--diff", "--btf", "x.btf" }, "--btf means nothing with --diff" },
+		{ { "--check", "-T" }, "-T means nothing with --check" },
+		{ { "--check", "-n" }, "-n means nothing with --check" },
+		{ { "--check", "-o", "x.btf" }, "-o means nothing with --check" },
+		{ { "--dump", "-o", "x.btf" }, "-o means nothing with --dump" },
+		{ { "--kfuncs", "-o", "x.btf" }, "-o means nothing with --kfuncs" },
+		{ { "-T" }, "-T means nothing with the transform" },
+		{ { "-n", "-o", "x.btf" }, "-n writes nothing and -o names where to write" },
+	};
+	struct run r;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s", th_path("x.btf"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[8] = { "btf2btf" };
+		size_t n = 1;
+
+		for (size_t k = 0; k < 4 && cases[i].args[k]; k++)
+			argv[n++] = strcmp(cases[i].args[k], "x.btf") ? cases[i].args[k] : out;
+		argv[n++] = obj;
+		if (!strcmp(cases[i].args[0], "--diff"))
+			argv[n++] = obj;
+		th_run(&r, argv);
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_non_null(strstr(r.err, cases[i].msg));
+		th_run_free(&r);
+	}
+	/* and nothing was written */
+	assert_int_equal(access(out, F_OK), -1);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +317,8 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_file),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_summary_json),
+		cmocka_unit_test(test_stdout_failure),
+		cmocka_unit_test(test_meaningless_combinations),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

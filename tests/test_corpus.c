@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "helpers.h"
 
@@ -34,12 +35,15 @@ static int replay_dir(const char *dir, bool with_modes)
 	if (!d)
 		fail_msg("cannot open %s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
+		struct stat st;
 		size_t size;
 		uint8_t *data;
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;	/* e.g. the fixture builder's obj/ */
 		data = th_read(path, &size);
 		current = path;
 		if (!with_modes) {

@@ -485,7 +485,7 @@ static void test_lib_lenient_and_entries(void **state)
 	const struct lcase *c = &lint_cases[6];	/* set8-conflict */
 	char *obj = make_obj("conflict.o", &c->o);
 	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
-	struct btf2btf_set8_entry e;
+	const struct btf2btf_set8_entry *e;
 	struct btf2btf *b = NULL;
 
 	(void)state;
@@ -501,16 +501,21 @@ static void test_lib_lenient_and_entries(void **state)
 	assert_int_equal(btf2btf__kfunc_cnt(b), 1);
 	assert_int_equal(btf2btf__kfunc(b, 0)->flags, IMP | KF_SLEEPABLE);
 	assert_int_equal(btf2btf__set8_entry_cnt(b), 2);
-	assert_int_equal(btf2btf__set8_entry(b, 0, &e), 0);
-	assert_string_equal(e.set, "a");
-	assert_int_equal(e.set_flags, KFS);
-	assert_string_equal(e.name, "bpf_c");
-	assert_int_equal(e.id, btf2btf__kfunc(b, 0)->btf_id);
-	assert_int_equal(e.flags, IMP);
-	assert_int_equal(btf2btf__set8_entry(b, 1, &e), 0);
-	assert_string_equal(e.set, "b");
-	assert_int_equal(e.flags, KF_SLEEPABLE);
-	assert_int_equal(btf2btf__set8_entry(b, 2, &e), -EINVAL);
+	e = btf2btf__set8_entry(b, 0);
+	assert_non_null(e);
+	assert_string_equal(e->set, "a");
+	assert_int_equal(e->set_flags, KFS);
+	assert_string_equal(e->name, "bpf_c");
+	assert_int_equal(e->id, btf2btf__kfunc(b, 0)->btf_id);
+	assert_int_equal(e->flags, IMP);
+	assert_ptr_equal(btf2btf__set8_entry(b, 0), e);	/* stable pointer */
+	e = btf2btf__set8_entry(b, 1);
+	assert_non_null(e);
+	assert_string_equal(e->set, "b");
+	assert_int_equal(e->flags, KF_SLEEPABLE);
+	errno = 0;
+	assert_null(btf2btf__set8_entry(b, 2));
+	assert_int_equal(errno, EINVAL);
 	/* a lenient handle with a conflict is not transformed */
 	th_log_reset();
 	assert_int_equal(btf2btf__transform(b), -EINVAL);
@@ -531,22 +536,23 @@ static void test_lib_entries_resolved(void **state)
 	assert_int_equal(n, 8);
 	assert_int_equal(btf2btf__set8_entry_cnt(u), 8);
 	for (size_t i = 0; i < n; i++) {
-		struct btf2btf_set8_entry e, f;
+		const struct btf2btf_set8_entry *e = btf2btf__set8_entry(b, i), *f;
 		const struct btf_type *t;
 
-		assert_int_equal(btf2btf__set8_entry(b, i, &e), 0);
-		assert_null(e.name);		/* read by id */
-		t = btf__type_by_id(btf, e.id);
+		assert_non_null(e);
+		assert_null(e->name);		/* read by id */
+		t = btf__type_by_id(btf, e->id);
 		assert_non_null(t);
 		assert_true(btf_is_func(t));
 		/* the same pairs as the unresolved object, in id order per set */
 		for (size_t k = 0; k < n; k++) {
-			assert_int_equal(btf2btf__set8_entry(u, k, &f), 0);
-			if (!strcmp(f.name, btf__name_by_offset(btf, t->name_off))) {
-				assert_string_equal(f.set, e.set);
-				assert_int_equal(f.set_flags, e.set_flags);
-				assert_int_equal(f.flags, e.flags);
-				assert_int_equal(f.id, e.id);
+			f = btf2btf__set8_entry(u, k);
+			assert_non_null(f);
+			if (!strcmp(f->name, btf__name_by_offset(btf, t->name_off))) {
+				assert_string_equal(f->set, e->set);
+				assert_int_equal(f->set_flags, e->set_flags);
+				assert_int_equal(f->flags, e->flags);
+				assert_int_equal(f->id, e->id);
 			}
 		}
 	}

@@ -7,13 +7,17 @@ TEST_LIBS	:= $(LIBS) -lcmocka
 # the CLI modules tests call directly
 TEST_CLI_OBJS	:= $(filter-out $(BUILD)/tobj/main.o,$(TCLI_OBJS))
 
-$(BUILD)/tests/%.o: tests/%.c tests/helpers.h fixtures/*.h include/btf2btf.h | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(TEST_CPPFLAGS) -Ifixtures -Itests $(CFLAGS) $(WARN) -c $< -o $@
+$(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP) | $(BUILD)/tests
+	$(COMPILE) $(TEST_CPPFLAGS) -Ifixtures -Itests -c $< -o $@
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(TLIB_OBJS) $(TEST_CLI_OBJS) \
 		       $(FX_BUILDER_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS)
+	$(LINK) -o $@ $(filter %.o,$^) $(TEST_LIBS)
 
 check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
+	@./tests/check-abi.sh $(SHARED_LIB)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
+	@$(MAKE) --no-print-directory differential-if-cached
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
+
+include tests/differential/differential.mk

@@ -368,14 +368,6 @@ int cli_diff(const char *old_path, const char *new_path)
 	uint32_t common;
 	int ret = 1;
 
-	if (cli_opts()->btf_path) {
-		cli_error("--btf is not for --diff: OLD and NEW may each be raw BTF");
-		return 2;
-	}
-	if (cli_opts()->transform) {
-		cli_error("-T is not for --diff: diff the files before and after the transform");
-		return 2;
-	}
 	if (open_side(&o, old_path) || open_side(&n, new_path))
 		goto out;
 	common = o.cnt < n.cnt ? o.cnt : n.cnt;

@@ -154,13 +154,17 @@ static void lint_entries(struct lint *l)
 		return;
 	}
 	for (size_t i = 0; i < nr; i++) {
+		const struct btf2btf_set8_entry *ep = btf2btf__set8_entry(l->b, i);
 		struct btf2btf_set8_entry e;
 		const struct btf_type *t;
 		const char *fname;
 		struct fstate *f;
 
-		if (btf2btf__set8_entry(l->b, i, &e))
-			continue;
+		if (!ep) {
+			l->err = -errno;
+			break;
+		}
+		e = *ep;
 		t = e.id ? btf__type_by_id(btf, e.id) : NULL;
 		if (!t || !btf_is_func(t)) {
 			uint32_t other = e.name ? names_lookup(&l->all, e.name, -1) : 0;
@@ -330,10 +334,6 @@ int cli_check(const char *path)
 	struct lint l = { .path = path };
 	int ret;
 
-	if (cli_opts()->transform) {
-		cli_error("-T is not for --check: it lints the object as it is (transformed or not)");
-		return 2;
-	}
 	if (inspect_open(path, true, true, &l.b))
 		return 1;
 	l.btf = btf2btf__btf(l.b);

@@ -122,48 +122,82 @@ static int run_dump(const char *path)
 	return err ? cli_fail(path, err) : 0;
 }
 
-int main(int argc, char **argv)
+/* Options given on the command line, for the usage check. */
+enum {
+	GIVEN_BTF	= 1 << 0,
+	GIVEN_BASE	= 1 << 1,
+	GIVEN_OUTPUT	= 1 << 2,
+	GIVEN_DRY_RUN	= 1 << 3,
+	GIVEN_T		= 1 << 4,
+	GIVEN_ADD_TAGS	= 1 << 5,
+	GIVEN_JSON	= 1 << 6,
+};
+
+/*
+ * Which options mean something in which mode, in one table: anything else
+ * is refused (exit 2) with the reason, rather than silently ignored.
+ */
+static const struct mode_usage {
+	int mode;
+	const char *name;
+	unsigned int takes;		/* GIVEN_* that mean something here */
+	const char *why;		/* what the mode does, for the message */
+} mode_usage[] = {
+	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_DRY_RUN |
+	  GIVEN_ADD_TAGS | GIVEN_JSON, "it always transforms" },
+	{ OPT_DUMP, "--dump", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
+	  GIVEN_ADD_TAGS | GIVEN_JSON, "it prints and never writes a file" },
+	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
+	  GIVEN_ADD_TAGS | GIVEN_JSON, "it prints and never writes a file" },
+	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON,
+	  "it lints the object as it is (transformed or not) and writes nothing" },
+	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
+	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
+};
+
+static const struct { unsigned int bit; const char *opt; } given_names[] = {
+	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
+	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
+	{ GIVEN_JSON, "-j/-p" },
+};
+
+/* 0, or 2 after saying which option means nothing in this mode and why. */
+static int check_usage(int mode, unsigned int given)
 {
-	struct cli_opts *o = cli_opts();
-	int opt, mode = 0;
+	const struct mode_usage *u = NULL;
+	size_t i;
 
-	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
-	 * temp file be removed, not the process die silently with SIGXFSZ */
-	signal(SIGXFSZ, SIG_IGN);
-
-	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_BTF: o->btf_path = optarg; break;
-		case 'B': o->base_path = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'n': o->dry_run = true; o->transform = true; break;
-		case 'T': o->transform = true; break;
-		case OPT_ADD_TAGS: o->add_kfunc_tags = true; o->transform = true; break;
-		case OPT_DUMP:
-		case OPT_KFUNCS:
-		case OPT_DIFF:
-		case OPT_CHECK:
-			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
-				return 2;
-			}
-			mode = opt;
-			break;
-		case 'j': o->json = true; break;
-		case 'p': o->json = true; o->pretty = true; break;
-		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
-		case 'q': o->verbose = -1; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
-				 libbpf_version_string());
-			return 0;
-		default:
-			usage(stderr);
+	for (i = 0; i < sizeof(mode_usage) / sizeof(mode_usage[0]); i++)
+		if (mode_usage[i].mode == mode)
+			u = &mode_usage[i];
+	for (i = 0; u && i < sizeof(given_names) / sizeof(given_names[0]); i++) {
+		if ((given & given_names[i].bit) && !(u->takes & given_names[i].bit)) {
+			cli_error("%s means nothing with %s: %s", given_names[i].opt, u->name, u->why);
 			return 2;
 		}
 	}
-	libbpf_set_print(cli_libbpf_log);
+	if ((given & GIVEN_DRY_RUN) && (given & GIVEN_OUTPUT)) {
+		cli_error("-n writes nothing and -o names where to write: give one of them");
+		return 2;
+	}
+	return 0;
+}
 
+/* Output that did not reach stdout (a full disk, a closed pipe) is a
+ * failure like any other: say so and exit 1. */
+static int finish_stdout(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cli_error("cannot write to standard output: %s",
+			  errno ? strerror(errno) : "I/O error");
+		return 1;
+	}
+	return rc;
+}
+
+static int run(int mode, int argc, char **argv)
+{
 	if (mode == OPT_DIFF) {
 		if (argc - optind != 2) {
 			cli_error("--diff needs two files, OLD and NEW");
@@ -176,10 +210,6 @@ int main(int argc, char **argv)
 					 : "one object file at a time (try --help)");
 		return 2;
 	}
-	if (mode && (o->output || (o->dry_run && mode == OPT_CHECK))) {
-		cli_error("-o is for the transform, not --dump/--kfuncs/--check");
-		return 2;
-	}
 	switch (mode) {
 	case OPT_DUMP: return run_dump(argv[optind]);
 	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
@@ -188,3 +218,60 @@ int main(int argc, char **argv)
 	}
 }
 
+int main(int argc, char **argv)
+{
+	struct cli_opts *o = cli_opts();
+	unsigned int given = 0;
+	int opt, mode = 0, rc;
+
+	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
+	 * temp file be removed, not the process die silently with SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
+	/* a closed pipe on stdout is reported as EPIPE by finish_stdout() */
+	signal(SIGPIPE, SIG_IGN);
+
+	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_BTF: o->btf_path = optarg; given |= GIVEN_BTF; break;
+		case 'B': o->base_path = optarg; given |= GIVEN_BASE; break;
+		case 'o': o->output = optarg; given |= GIVEN_OUTPUT; break;
+		case 'n': o->dry_run = true; o->transform = true; given |= GIVEN_DRY_RUN; break;
+		case 'T': o->transform = true; given |= GIVEN_T; break;
+		case OPT_ADD_TAGS:
+			o->add_kfunc_tags = true;
+			o->transform = true;
+			given |= GIVEN_ADD_TAGS;
+			break;
+		case OPT_DUMP:
+		case OPT_KFUNCS:
+		case OPT_DIFF:
+		case OPT_CHECK:
+			if (mode && mode != opt) {
+				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
+				return 2;
+			}
+			mode = opt;
+			break;
+		case 'j': o->json = true; given |= GIVEN_JSON; break;
+		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
+		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
+		case 'q': o->verbose = -1; break;
+		case 'h':
+			usage(stdout);
+			return finish_stdout(0);
+		case 'V':
+			printf("btf2btf %s (libbpf %s)\n", btf2btf__version(),
+			       libbpf_version_string());
+			return finish_stdout(0);
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	libbpf_set_print(cli_libbpf_log);
+
+	rc = check_usage(mode, given);
+	if (!rc)
+		rc = run(mode, argc, argv);
+	return finish_stdout(rc);
+}

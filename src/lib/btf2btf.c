@@ -32,6 +32,7 @@ struct btf2btf {
 	struct b2b_log log;
 	struct b2b_elf *elf;		/* NULL when path is raw BTF */
 	size_t btf_index;		/* .BTF section index in elf */
+	unsigned int features;		/* BTF2BTF_FEAT_*, the default set filled in */
 	bool add_kfunc_tags;
 	bool lenient;
 	bool transformed;
@@ -45,6 +46,7 @@ struct btf2btf {
 	struct b2b_tag_index tags;
 	struct b2b_kfuncs kfuncs;
 	struct btf2btf_stats stats;
+	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 };
 
 static bool is_btf_magic(const unsigned char *p, size_t size)
@@ -276,7 +278,7 @@ static int collect(struct btf2btf *b)
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
-		       const struct btf2btf_opts *opts)
+		       const char *btf_path, const char *base_path)
 {
 	const char *what = ".BTF";
 	char what_buf[4096];
@@ -284,16 +286,16 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	struct b2b_section sec;
 	int err;
 
-	if (opts && opts->base_path) {
-		err = load_btf_file(opts->base_path, NULL, "base BTF", &b->base, &b->log);
+	if (base_path) {
+		err = load_btf_file(base_path, NULL, "base BTF", &b->base, &b->log);
 		if (err)
 			return err;
 		/* only error messages use `what`: with a base, the likely cause is the base */
 		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s; the wrong base?)",
-			 opts->btf_path ? opts->btf_path : ".BTF", opts->base_path);
+			 btf_path ? btf_path : ".BTF", base_path);
 		what = what_buf;
-	} else if (opts && opts->btf_path) {
-		what = opts->btf_path;
+	} else if (btf_path) {
+		what = btf_path;
 	}
 
 	if (mem) {
@@ -319,8 +321,8 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
 		if (err)
 			return err;
-		if (opts && opts->btf_path) {
-			err = load_btf_file(opts->btf_path, b->base, what, &b->btf, &b->log);
+		if (btf_path) {
+			err = load_btf_file(btf_path, b->base, what, &b->btf, &b->log);
 		} else {
 			err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
 			if (err == -ENOENT)
@@ -339,7 +341,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 			}
 		}
 	} else if (is_btf_magic(magic, mem_size)) {
-		if (opts && opts->btf_path)
+		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
 		if (mem)
 			err = parse_btf(mem, mem_size, b->base, what, &b->btf, &b->log);
@@ -356,33 +358,37 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 static int do_open(const char *path, const void *mem, size_t size,
 		   const struct btf2btf_opts *opts, struct btf2btf **out)
 {
+	const char *btf_path;
 	struct btf2btf *b;
 	int err;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	if (!path || (opts && opts->sz && opts->sz < sizeof(size_t)))
+	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
 		return -EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	b->path = strdup(path);
-	b->btf_path = opts && opts->btf_path ? strdup(opts->btf_path) : NULL;
-	if (!b->path || (opts && opts->btf_path && !b->btf_path)) {
+	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
+	b->btf_path = btf_path ? strdup(btf_path) : NULL;
+	if (!b->path || (btf_path && !b->btf_path)) {
 		btf2btf__close(b);
 		return -ENOMEM;
 	}
 	b->log.path = b->path;
 	b->log.warnings = &b->stats.warnings;
-	if (opts) {
-		b->log.fn = opts->log;
-		b->log.ctx = opts->log_ctx;
-		b->add_kfunc_tags = opts->add_kfunc_tags;
-		if (!opts->sz || opts->sz >= offsetof(struct btf2btf_opts, lenient) + sizeof(bool))
-			b->lenient = opts->lenient;
-	}
-	err = open_common(b, mem, size, opts);
+	b->log.fn = B2B_OPTS_GET(opts, log, NULL);
+	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
+	b->lenient = B2B_OPTS_GET(opts, lenient, false);
+	b->features = B2B_OPTS_GET(opts, features, 0);
+	if (!b->features)
+		b->features = BTF2BTF_FEATS_DEFAULT;
+	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
+		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
+	b->add_kfunc_tags = b->features & BTF2BTF_FEAT_KFUNC_TAGS;
+	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL));
 	if (err) {
 		btf2btf__close(b);
 		return err;
@@ -413,6 +419,7 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_name_index_free(&b->names);
 	b2b_name_index_free(&b->base_names);
 	b2b_btf_ids_free(&b->ids);
+	free(b->set8_view);
 	btf__free(b->btf);
 	free(b->out);
 	btf__free(b->base);
@@ -765,27 +772,56 @@ size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
 	return b->ids.nr_entries;
 }
 
-int btf2btf__set8_entry(const struct btf2btf *b, size_t idx, struct btf2btf_set8_entry *out)
+/* The public view of every set8 pair, made on first use (names looked up
+ * once) and kept with the handle, so callers get a pointer that stays valid
+ * and a struct that can grow. */
+static int make_set8_view(struct btf2btf *b)
 {
-	const struct b2b_set8_entry *ent;
-	const struct b2b_set8 *set;
+	struct btf2btf_set8_entry *view;
+	size_t i;
 
-	if (!out || idx >= b->ids.nr_entries)
-		return -EINVAL;
-	ent = &b->ids.entries[idx];
-	set = &b->ids.sets[ent->set];
-	memset(out, 0, sizeof(*out));
-	out->set = set->name;
-	out->set_flags = set->flags;
-	out->name = ent->name;
-	out->flags = ent->flags;
-	out->id = ent->id;
-	if (ent->name) {
-		out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
-		if (!out->id && b->base)
-			out->id = b2b_name_index_find(&b->base_names, ent->name, BTF_KIND_FUNC);
+	view = calloc(b->ids.nr_entries ? b->ids.nr_entries : 1, sizeof(*view));
+	if (!view)
+		return -ENOMEM;
+	for (i = 0; i < b->ids.nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const struct b2b_set8 *set = &b->ids.sets[ent->set];
+		struct btf2btf_set8_entry *out = &view[i];
+
+		out->set = set->name;
+		out->set_flags = set->flags;
+		out->name = ent->name;
+		out->flags = ent->flags;
+		out->id = ent->id;
+		if (ent->name) {
+			out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
+			if (!out->id && b->base)
+				out->id = b2b_name_index_find(&b->base_names, ent->name,
+							      BTF_KIND_FUNC);
+		}
 	}
+	b->set8_view = view;
 	return 0;
+}
+
+const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
+{
+	/* the view is a cache: making it does not change what b holds */
+	struct btf2btf *mb = (struct btf2btf *)b;
+	int err;
+
+	if (!b || idx >= b->ids.nr_entries) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!b->set8_view) {
+		err = make_set8_view(mb);
+		if (err) {
+			errno = -err;
+			return NULL;
+		}
+	}
+	return &b->set8_view[idx];
 }
 
 int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)

@@ -250,15 +250,6 @@ int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2
 	return -ENOENT;
 }
 
-int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
-		GElf_Sym *sym, const char **name)
-{
-	if (!gelf_getsym(symtab->data, (int)i, sym))
-		return -EINVAL;
-	*name = sym->st_name ? elf_strptr(e->elf, symtab->strndx, sym->st_name) : NULL;
-	return 0;
-}
-
 int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,
 		   GElf_Sym *sym, const char **name)
 {

@@ -45,10 +45,8 @@ int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec
 
 /* 0, -ENOENT without a symbol table, other errors logged. */
 int b2b_elf_symtab(struct b2b_elf *e, struct b2b_symtab *symtab, const struct b2b_log *log);
-/* NULL name when the symbol has none or it is out of the string table. */
-int b2b_elf_sym(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
-		GElf_Sym *sym, const char **name);
-/* The same for a symbol defined in section shndx only: 1, or 0 (name not
+/* Symbol i when it is defined in section shndx: 1 (NULL name when it has none
+ * or it is out of the string table), or 0 (name not
  * looked up: elf_strptr on every symbol of a vmlinux costs more than the rest
  * of the scan), or -EINVAL. */
 int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i, size_t shndx,

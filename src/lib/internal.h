@@ -34,6 +34,28 @@ void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
  * least need): 0 or -ENOMEM, *arr untouched on failure. */
 int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
 
+/*
+ * Options structs, checked as libbpf's OPTS_VALID does: sz must cover at
+ * least sz itself, and bytes past the last field this library knows must be
+ * zero (a newer caller asking for something we cannot do). Fields are read
+ * only when they lie inside sz (an older caller's shorter struct).
+ * TYPE##__last_field names the last field of each options struct.
+ */
+#define btf2btf_opts__last_field features
+
+#ifndef offsetofend
+#define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
+#endif
+
+bool b2b_opts_valid(const void *opts, size_t known_sz, size_t user_sz);
+#define B2B_OPTS_VALID(opts, type)						\
+	(!(opts) || b2b_opts_valid(opts, offsetofend(struct type, type##__last_field),	\
+				   (opts)->sz))
+#define B2B_OPTS_HAS(opts, field)						\
+	((opts) && (opts)->sz >= offsetofend(__typeof__(*(opts)), field))
+#define B2B_OPTS_GET(opts, field, fallback)					\
+	(B2B_OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+
 /* Returns 0 on success, or the (negative) error it logged. */
 int b2b_errno(const struct b2b_log *log, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

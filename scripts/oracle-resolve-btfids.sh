@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Upstream's resolve_btfids as the test oracle: fetch Debian's
+# linux-source-7.3 (scripts/fetch-linux-source.sh, private apt setup), build
+# its tools/bpf/resolve_btfids (with the tree's own libbpf and libsubcmd)
+# into CACHE/oracle/<key>/ and print the binary's path on stdout. <key> is a
+# hash of the sources the binary is built from (resolve_btfids, tools/lib/bpf,
+# tools/lib/subcmd), so a changed tree builds anew and a second run costs
+# nothing.
+#
+#   scripts/oracle-resolve-btfids.sh [--cached-only] CACHE
+#
+# --cached-only: never fetch or build; exit 3 with the reason on stderr when
+# the tree or the binary is not in CACHE yet (make check uses this).
+# Example: scripts/oracle-resolve-btfids.sh .cache
+
+set -euo pipefail
+
+die() { printf 'oracle: error: %s\n' "$*" >&2; exit 1; }
+say() { printf 'oracle: %s\n' "$*" >&2; }
+
+cached_only=
+if [ "${1:-}" = --cached-only ]; then
+	cached_only=1
+	shift
+fi
+[ $# -eq 1 ] || die "usage: $0 [--cached-only] CACHE"
+mkdir -p "$1"
+CACHE=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+VERSION=7.3 SUITE=trixie-backports
+SRC_CACHE=$CACHE/linux-$VERSION
+TREE=$SRC_CACHE/src/linux-source-$VERSION
+
+if ! [ -f "$TREE/Makefile" ] || ! [ -f "$SRC_CACHE/src/.complete" ]; then
+	if [ -n "$cached_only" ]; then
+		say "linux-source-$VERSION is not in $SRC_CACHE (make differential fetches it)"
+		exit 3
+	fi
+	TREE=$("$HERE/fetch-linux-source.sh" "$VERSION" "$SUITE" "$SRC_CACHE")
+fi
+
+# the key: every source file the binary is built from, by content
+key=$(cd "$TREE/tools" &&
+      find bpf/resolve_btfids lib/bpf lib/subcmd lib/rbtree.c lib/string.c lib/ctype.c \
+	   lib/str_error_r.c lib/zalloc.c build scripts include \
+	   -type f \( -name '*.[ch]' -o -name Makefile -o -name '*.include' -o -name Build \
+		      -o -name '*.mak' -o -name '*.arch' \) -print0 2>/dev/null |
+      sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+OUT=$CACHE/oracle/$key
+BIN=$OUT/resolve_btfids
+if [ -x "$BIN" ] && [ -f "$OUT/.complete" ]; then
+	printf '%s\n' "$BIN"
+	exit 0
+fi
+if [ -n "$cached_only" ]; then
+	say "no resolve_btfids built from $TREE yet (make differential builds it into $CACHE/oracle/)"
+	exit 3
+fi
+
+say "building $TREE/tools/bpf/resolve_btfids into $OUT (log: $OUT.log)"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+if ! make -C "$TREE/tools/bpf/resolve_btfids" OUTPUT="$OUT/" -j2 >"$OUT.log" 2>&1 || ! [ -x "$BIN" ]; then
+	tail -20 "$OUT.log" >&2
+	die "resolve_btfids build failed (needs gcc, make, libelf-dev, zlib1g-dev; see $OUT.log)"
+fi
+touch "$OUT/.complete"
+printf '%s\n' "$BIN"

@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The differential against upstream: Linux 7.3's resolve_btfids (the oracle,
+# scripts/oracle-resolve-btfids.sh) and `btf2btf --features=all` on the same
+# inputs -- every fixture of `make fixtures` and DIFF_N random objects
+# (fixtures/random.c, seeded) -- compared by a name-based canonical form
+# (btfcanon: each type spelled out by kinds, names, members and parameters,
+# sorted, compared as a multiset).
+#
+#   tests/differential/run.sh BUILD_DIR RESOLVE_BTFIDS
+#
+# Upstream's flow (7.3 scripts/gen-btf.sh): `pahole -J --btf_encode_detached=
+# X.BTF.1 X`, then `resolve_btfids [--btf_base BASE [--distill_base]] --btf
+# X.BTF.1 X`, which writes X.BTF (and X.BTF.base). Random objects come with
+# their X.BTF.1; the fixtures' is taken from their .BTF (or from pahole for
+# the compiled ones). Ours: `btf2btf --features=all [--btf-base BASE]
+# [--distill-base] --btf X.BTF.1 -o OUT X` (distilled base in OUT.base).
+#
+# Outcomes per object: same (canonical forms equal; byte-identical counted
+# too), documented (the only differences are upstream's decl tags of a
+# dropped parameter, left on the reduced kfunc with component_idx >= vlen:
+# the kernel refuses them, btf2btf moves them to X_impl), both refused (the
+# same input is an error for both), different (anything else: exit 1).
+#
+# Environment: DIFF_FEATURES (btf2btf's feature option, default
+# --features=all; set it empty to see where plain btf2btf stands), DIFF_SEED (default 20261203; "random": from the clock),
+# DIFF_N (random objects, default 300), DIFF_SHOW (differences shown in full,
+# default 3), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default .cache/differential).
+set -uo pipefail
+
+BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
+RB=${2:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
+ROOT=$(pwd)
+B2B=$ROOT/$BUILD/btf2btf
+MKF=$ROOT/$BUILD/fixtures/mkfixture
+CANON=$ROOT/$BUILD/tests/btfcanon
+FX=$ROOT/$BUILD/fixtures
+SEED=${DIFF_SEED:-20261203}
+[ "$SEED" = random ] && SEED=$(date +%s)
+N=${DIFF_N:-300}
+SHOW=${DIFF_SHOW:-3}
+W=${DIFF_WORK:-$ROOT/.cache/differential}
+PAHOLE=${PAHOLE:-pahole}
+FEATURES=${DIFF_FEATURES---features=all}
+
+rm -rf "$W"
+mkdir -p "$W/in" "$W/up" "$W/ours" "$W/canon" "$W/res"
+
+echo "differential: upstream $RB ($(cd "$(dirname "$RB")" && pwd | sed "s|^$ROOT/||"))"
+echo "differential: btf2btf $B2B $FEATURES"
+if [ -n "$FEATURES" ] && ! "$B2B" "$FEATURES" --help >/dev/null 2>&1; then
+	echo "differential: NOTE: $B2B does not accept $FEATURES (issue 12 items 1-4 not merged yet): every object it must rewrite will differ"
+fi
+echo "differential: seed $SEED, $N random objects (DIFF_SEED=$SEED DIFF_N=$N make differential reproduces this run)"
+
+# ---- the inputs: NAME KIND [BASE] into $W/cases ----
+CASES=$W/cases
+"$MKF" random "$SEED" "$N" "$W/in" || { echo "differential: error: mkfixture random failed" >&2; exit 1; }
+while read -r name kind _; do
+	base=-
+	[ "$kind" = vmlinux ] || base=$W/in/$name.base
+	printf '%s %s %s\n' "$name" "$kind" "$base"
+done < "$W/in/manifest" > "$CASES"
+
+# fixtures: the raw BTF upstream would get from pahole --btf_encode_detached
+fixture() {	# NAME OBJ KIND [BASE_OBJ]
+	local name=$1 obj=$2 kind=$3 base=${4:-}
+	cp "$obj" "$W/in/$name.o"
+	if [ -n "$base" ]; then
+		"$CANON" -r "$W/in/$name.base" "$base" &&
+			"$CANON" -r "$W/in/$name.BTF.1" -b "$W/in/$name.base" "$obj" || return 1
+		printf '%s %s %s\n' "$name" "$kind" "$W/in/$name.base" >> "$CASES"
+	else
+		"$CANON" -r "$W/in/$name.BTF.1" "$obj" || return 1
+		printf '%s %s -\n' "$name" "$kind" >> "$CASES"
+	fi
+}
+nfix=0
+for f in basic basic-resolved basic-be basic-elf32 basic-exec; do
+	fixture "fx-$f" "$FX/$f.o" vmlinux && nfix=$((nfix + 1))
+done
+for cc in gcc clang; do
+	# the compiled fixtures: DWARF -> BTF the way the 7.3 build does it
+	cp "$FX/kfuncs.$cc.o" "$W/in/fx-kfuncs-$cc.o"
+	if LLVM_OBJCOPY=objcopy "$PAHOLE" -J --btf_encode_detached="$W/in/fx-kfuncs-$cc.BTF.1" \
+		"$W/in/fx-kfuncs-$cc.o" >/dev/null 2>&1; then
+		printf 'fx-kfuncs-%s vmlinux -\n' "$cc" >> "$CASES"
+		nfix=$((nfix + 1))
+	else
+		echo "differential: error: pahole --btf_encode_detached failed on kfuncs.$cc.o" >&2
+		exit 1
+	fi
+done
+fixture fx-split "$FX/split.o.ko" module "$FX/split.o" && nfix=$((nfix + 1))
+fixture fx-split-distill "$FX/split.o.ko" module-distill "$FX/split.o" && nfix=$((nfix + 1))
+"$MKF" lint-zoo "$W/lint-zoo.o" && fixture fx-lint-zoo "$W/lint-zoo.o" vmlinux && nfix=$((nfix + 1))
+
+# ---- run both, compare ----
+# result line per case in $W/res/NAME: OUTCOME [DETAIL]
+run_case() {
+	local name=$1 kind=$2 base=$3
+	local up=$W/up/$name ours=$W/ours/$name.BTF c=$W/canon/$name
+	local upargs=() ourargs=() upbase=$base ourbase=$base
+	mkdir -p "$up"
+	cp "$W/in/$name.o" "$up/$name.o"
+	if [ "$kind" != vmlinux ]; then
+		upargs=(--btf_base "$base")
+		ourargs=(--btf-base "$base")
+	fi
+	if [ "$kind" = module-distill ]; then
+		upargs+=(--distill_base)
+		ourargs+=(--distill-base)
+		upbase=$up/$name.o.BTF.base
+		ourbase=$ours.base
+	fi
+	"$RB" "${upargs[@]}" --btf "$W/in/$name.BTF.1" "$up/$name.o" >"$c.up.log" 2>&1
+	local up_rc=$?
+	"$B2B" $FEATURES "${ourargs[@]}" --btf "$W/in/$name.BTF.1" -o "$ours" "$W/in/$name.o" \
+		>"$c.ours.log" 2>&1
+	local our_rc=$?
+	if [ $up_rc -ne 0 ] && [ $our_rc -ne 0 ]; then
+		echo "refused" > "$W/res/$name"
+		return
+	fi
+	if [ $up_rc -ne 0 ] || [ $our_rc -ne 0 ]; then
+		echo "different exit status: upstream $up_rc, btf2btf $our_rc" > "$W/res/$name"
+		return
+	fi
+	local upc=() ourc=()
+	[ "$upbase" = - ] || upc=(-b "$upbase")
+	[ "$ourbase" = - ] || ourc=(-b "$ourbase")
+	if ! "$CANON" "${upc[@]}" "$up/$name.o.BTF" > "$c.up" 2>"$c.up.err"; then
+		echo "different: upstream's output does not parse: $(head -1 "$c.up.err")" > "$W/res/$name"
+		return
+	fi
+	if ! "$CANON" "${ourc[@]}" "$ours" > "$c.ours" 2>"$c.ours.err"; then
+		echo "different: btf2btf's output does not parse: $(head -1 "$c.ours.err")" > "$W/res/$name"
+		return
+	fi
+	if [ "$kind" = module-distill ]; then
+		# the distilled bases themselves
+		{ echo "== .BTF.base"; "$CANON" "$upbase"; } >> "$c.up" 2>>"$c.up.err"
+		{ echo "== .BTF.base"; "$CANON" "$ourbase"; } >> "$c.ours" 2>>"$c.ours.err"
+	fi
+	local bytes=no
+	if cmp -s "$up/$name.o.BTF" "$ours" &&
+	   { [ "$kind" != module-distill ] || cmp -s "$upbase" "$ourbase"; }; then
+		bytes=yes
+	fi
+	if cmp -s "$c.up" "$c.ours"; then
+		echo "same $bytes" > "$W/res/$name"
+		return
+	fi
+	# multiset difference; upstream-only DANGLING decl tags are the documented one
+	diff "$c.up" "$c.ours" > "$c.diff"
+	local undoc dangling
+	undoc=$(grep -E '^[<>] ' "$c.diff" | grep -cvE '^< decl_tag.* DANGLING$')
+	dangling=$(grep -cE '^< decl_tag.* DANGLING$' "$c.diff")
+	if [ "$undoc" -eq 0 ]; then
+		echo "documented $dangling" > "$W/res/$name"
+	else
+		echo "different: $undoc canonical lines differ" > "$W/res/$name"
+	fi
+}
+
+# two workers (the machine has 2 cores), each taking every other case
+JOBS=${DIFF_JOBS:-2}
+for ((j = 0; j < JOBS; j++)); do
+	awk -v j=$j -v n=$JOBS 'NR % n == j' "$CASES" | while read -r name kind base; do
+		run_case "$name" "$kind" "$base"
+	done &
+done
+wait
+
+# ---- report ----
+total=0 same=0 bytes=0 doc=0 dtags=0 refused=0 diffs=0
+shown=0
+difflist=()
+while read -r name kind base; do
+	total=$((total + 1))
+	read -r outcome detail < "$W/res/$name"
+	case $outcome in
+	same) same=$((same + 1)); [ "$detail" = yes ] && bytes=$((bytes + 1)) ;;
+	documented) doc=$((doc + 1)); dtags=$((dtags + detail)) ;;
+	refused) refused=$((refused + 1)) ;;
+	*) diffs=$((diffs + 1)); difflist+=("$name") ;;
+	esac
+done < "$CASES"
+
+for name in "${difflist[@]}"; do
+	[ "$shown" -lt "$SHOW" ] || break
+	shown=$((shown + 1))
+	read -r kind base < <(awk -v n="$name" '$1 == n { print $2, $3 }' "$CASES")
+	seed=$(awk -v n="$name" '$1 == n { print $3 }' "$W/in/manifest")
+	echo
+	echo "---- $name ($kind${seed:+, seed $seed}): $(cat "$W/res/$name")"
+	if [ -s "$W/canon/$name.diff" ]; then
+		echo "     (< upstream only, > btf2btf only)"
+		grep -E '^[<>] ' "$W/canon/$name.diff" | head -12 | cut -c1-300 | sed 's/^/     /'
+	else
+		sed -n '1,4p' "$W/canon/$name.up.log" | sed 's/^/     upstream: /'
+		sed -n '1,4p' "$W/canon/$name.ours.log" | sed 's/^/     btf2btf:  /'
+	fi
+	[ "$base" != - ] || base=
+	echo "     inputs: $W/in/$name.{o,BTF.1${base:+,base}}; outputs: $W/up/$name/, $W/ours/$name.BTF"
+done
+[ "$diffs" -eq 0 ] || echo
+
+echo "differential: $total objects ($N random, seed $SEED; $nfix fixtures)"
+echo "  same:               $((same)) ($bytes byte-identical)"
+echo "  documented:         $doc (upstream leaves $dtags decl tags of dropped parameters on the reduced kfunc; btf2btf moves them to _impl)"
+echo "  both refused:       $refused"
+echo "  semantic differences: $diffs"
+if [ "$diffs" -ne 0 ]; then
+	echo "differential: FAILED: $diffs objects differ from upstream (list: $W/failed)"
+	printf '%s\n' "${difflist[@]}" > "$W/failed"
+	exit 1
+fi
+echo "differential: ok"
