@@ -226,6 +226,174 @@ step_boot() {
 	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
 }
 
+# The environment kbuild gives scripts/gen-btf.sh, for running it by hand on
+# the objects of the build. No -j for pahole: single-threaded pahole output is
+# reproducible, so two runs get the same input.
+genbtf_env() {
+	env objtree="$OBJ" srctree="$SRC" PAHOLE=pahole PAHOLE_FLAGS="--btf_gen_floats" \
+		RESOLVE_BTFIDS="$OBJ/tools/bpf/resolve_btfids/resolve_btfids" \
+		CC=gcc OBJCOPY=objcopy CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
+		BTF2BTF="$BTF2BTF" "$@"
+}
+
+# bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
+# built one has resolved .BTF_ids whose set8 pairs are sorted by id.
+relink_testmod() {
+	local out=$1 cmd
+	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
+	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
+	cmd=${cmd%%;*}
+	(cd "$OBJ" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+		die "relinking bpf_testmod.ko failed: $cmd"
+}
+
+# gen_btf_both DIR: run the stock and the patched gen-btf.sh on copies of the
+# build's .tmp_vmlinux1 and of the relinked bpf_testmod.ko; extract sections
+gen_btf_both() {
+	local d=$1 v f
+	rm -rf "$d"
+	mkdir -p "$d/stock" "$d/btf2btf"
+	relink_testmod "$d/bpf_testmod.pre.ko"
+	for v in stock btf2btf; do
+		cp "$OBJ/.tmp_vmlinux1" "$d/$v/vmlinux.tmp"
+		cp "$d/bpf_testmod.pre.ko" "$d/$v/bpf_testmod.ko"
+	done
+	say "differential: stock gen-btf.sh + resolve_btfids (unpatched 7.3 scripts/gen-btf.sh)"
+	(cd "$d/stock" &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= sh "$PRISTINE/scripts/gen-btf.sh" vmlinux.tmp &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS=--distill_base \
+		sh "$PRISTINE/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" bpf_testmod.ko) ||
+		die "stock gen-btf.sh failed"
+	say "differential: patched gen-btf.sh (btf2btf --features=all, resolve_btfids --resolve_only)"
+	(cd "$d/btf2btf" &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= BTF2BTF_FLAGS=--features=all \
+		sh "$SRC/scripts/gen-btf.sh" vmlinux.tmp &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= BTF2BTF_FLAGS="--features=all --distill-base" \
+		sh "$SRC/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" bpf_testmod.ko) ||
+		die "patched gen-btf.sh failed"
+	for v in stock btf2btf; do
+		f=$d/$v
+		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" /dev/null 2>/dev/null ||
+		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o"
+		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
+		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
+			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
+	done
+}
+
+# compare_one WHAT STOCK_CANON_ARGS -- OURS_CANON_ARGS: semantic + byte comparison
+SEM_DIFFS=0
+compare_btf() {
+	local what=$1 a=$2 b=$3 base_a=${4:-} base_b=${5:-} n bytes
+	"$BTFCANON" ${base_a:+-b "$base_a"} "$a" > "$a.canon" || die "btfcanon $a failed"
+	"$BTFCANON" ${base_b:+-b "$base_b"} "$b" > "$b.canon" || die "btfcanon $b failed"
+	n=$(diff "$a.canon" "$b.canon" | grep -c '^[<>]' || true)
+	if cmp -s "$a" "$b"; then bytes="byte-identical"; else
+		bytes="bytes differ ($(stat -c %s "$a") vs $(stat -c %s "$b") bytes)"; fi
+	printf 'DIFF %-22s %s types (stock) / %s (btf2btf): %d semantic differences, %s\n' \
+		"$what" "$(wc -l < "$a.canon")" "$(wc -l < "$b.canon")" "$n" "$bytes"
+	if [ "$n" != 0 ]; then
+		diff "$a.canon" "$b.canon" | grep '^[<>]' | head -20 | sed 's/^/    /'
+		SEM_DIFFS=$((SEM_DIFFS + n))
+	fi
+}
+
+compare_raw() {
+	local what=$1 a=$2 b=$3
+	if cmp -s "$a" "$b"; then
+		printf 'DIFF %-22s byte-identical (%s bytes)\n' "$what" "$(stat -c %s "$a")"
+	else
+		printf 'DIFF %-22s DIFFER\n' "$what"
+		SEM_DIFFS=$((SEM_DIFFS + 1))
+	fi
+}
+
+# Build-time differential: the same .tmp_vmlinux1 and bpf_testmod.ko through
+# the stock BTF step (upstream resolve_btfids does the phase) and through ours.
+step_differential() {
+	step_kernel
+	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
+	local d=$KCACHE/differential s=$KCACHE/differential/stock o=$KCACHE/differential/btf2btf
+	gen_btf_both "$d"
+	SEM_DIFFS=0
+	compare_btf "vmlinux .BTF" "$s/vmlinux.BTF" "$o/vmlinux.BTF"
+	compare_raw "vmlinux .BTF_ids" "$s/vmlinux.BTF_ids" "$o/vmlinux.BTF_ids"
+	compare_btf "bpf_testmod .BTF.base" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_btf "bpf_testmod .BTF" "$s/mod.BTF" "$o/mod.BTF" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_raw "bpf_testmod .BTF_ids" "$s/mod.BTF_ids" "$o/mod.BTF_ids"
+	[ "$SEM_DIFFS" = 0 ] || die "differential: $SEM_DIFFS differences between stock resolve_btfids and btf2btf"
+	say "differential: 0 semantic differences"
+}
+
+# A btf2btf failure must stop the build: the patched gen-btf.sh with
+# BTF2BTF=false must fail and leave nothing to link or embed.
+step_failstop() {
+	step_kernel
+	local d=$KCACHE/failstop rc
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
+	relink_testmod "$d/bpf_testmod.ko"
+	rc=0
+	(cd "$d" && genbtf_env BTF2BTF=false BTF2BTF_FLAGS=--features=all RESOLVE_BTFIDS_FLAGS= \
+		sh "$SRC/scripts/gen-btf.sh" vmlinux.tmp) > "$d/vmlinux.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || die "failstop: gen-btf.sh vmlinux succeeded with BTF2BTF=false"
+	[ ! -e "$d/vmlinux.tmp.btf.o" ] || die "failstop: gen-btf.sh left vmlinux.tmp.btf.o behind"
+	say "failstop: gen-btf.sh (vmlinux) with BTF2BTF=false exits $rc, no .btf.o to link"
+	rc=0
+	(cd "$d" && genbtf_env BTF2BTF=false BTF2BTF_FLAGS="--features=all --distill-base" \
+		RESOLVE_BTFIDS_FLAGS= sh "$SRC/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" \
+		bpf_testmod.ko) > "$d/module.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || die "failstop: gen-btf.sh module succeeded with BTF2BTF=false"
+	! readelf -S "$d/bpf_testmod.ko" | grep -q ' \.BTF ' ||
+		die "failstop: bpf_testmod.ko got a .BTF section although btf2btf failed"
+	say "failstop: gen-btf.sh (module) with BTF2BTF=false exits $rc, no .BTF embedded"
+	rc=0
+	make -s -C "$SRC" O="$OBJ" BTF2BTF=false prepare > "$d/prepare.log" 2>&1 || rc=$?
+	[ $rc != 0 ] && grep -q 'needs btf2btf' "$d/prepare.log" ||
+		die "failstop: make prepare with BTF2BTF=false did not stop (see $d/prepare.log)"
+	say "failstop: make prepare with BTF2BTF=false stops: $(grep -m1 'needs btf2btf' "$d/prepare.log" | tr -s '* ' ' ')"
+}
+
+# Seed 010 in the 7.3 tree: nothing handles a "__prog" argument suffix any more.
+step_seed010() {
+	step_source
+	local hits
+	say "seed 010: git grep -nE '__prog\\b|is_kfunc_arg_prog' kernel/bpf include/linux (7.3 tree)"
+	hits=$(cd "$SRC" && grep -rnE '__prog\b|is_kfunc_arg_prog' kernel/bpf include/linux || true)
+	[ -z "$hits" ] || { printf '%s\n' "$hits"; die "seed 010: __prog handling still in the 7.3 tree"; }
+	say "seed 010: 0 hits; the verifier's implicit args: $(cd "$SRC" && grep -c 'is_kfunc_arg_implicit' kernel/bpf/verifier.c) uses of is_kfunc_arg_implicit()"
+}
+
+step_check_patches() {
+	step_fetch
+	[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $KDIR/patches/$VER"
+	local d=$KCACHE/am f p out bad=0
+	say "check-patches: git am ${#PATCHES[@]} patches on the files they touch (from $PRISTINE)"
+	rm -rf "$d"
+	mkdir -p "$d"
+	for f in $(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${PATCHES[@]}" | sort -u); do
+		[ -f "$PRISTINE/$f" ] || continue	# created by the series
+		mkdir -p "$d/$(dirname "$f")"
+		cp "$PRISTINE/$f" "$d/$f"
+	done
+	(
+		cd "$d"
+		git init -q
+		git add -A
+		git -c user.name=ktest -c user.email=ktest@localhost commit -q -m base
+		git -c user.name=ktest -c user.email=ktest@localhost am -q "${PATCHES[@]/#/$TOP/}"
+	) || die "the series does not apply with git am"
+	for p in "${PATCHES[@]}"; do
+		out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+		printf '%s: %s\n' "$(basename "$p")" "$(printf '%s\n' "$out" | grep '^total:' || echo 'no issues')"
+		printf '%s\n' "$out" | grep -q '^ERROR' && bad=1
+	done
+	rm -rf "$d"
+	[ $bad = 0 ] || die "checkpatch reported errors"
+	say "check-patches: OK"
+}
+
 case "${1:-all}" in
 fetch) step_fetch; echo "$PRISTINE" ;;
 source) step_source ;;
@@ -234,5 +402,17 @@ kernel) step_kernel ;;
 tools) step_tools ;;
 guest) step_guest ;;
 boot) step_boot ;;
+differential) step_differential ;;
+failstop) step_failstop ;;
+seed010) step_seed010 ;;
+check-patches) step_check_patches ;;
+all)
+	t0=$SECONDS
+	step_seed010
+	step_boot
+	step_differential
+	step_failstop
+	say "kernel-test 7.3: guest tests, differential and failstop passed ($((SECONDS - t0)) s)"
+	;;
 *) die "unknown step $1" ;;
 esac
