@@ -31,7 +31,8 @@ SUITE=trixie-backports
 KDIR=kernel
 PKG=linux-source-$VER
 KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel-$VER}" && cd "${KCACHE:-.cache/kernel-$VER}" && pwd)
-FETCH=$KCACHE/fetch
+# the pristine tree, shared with make differential (scripts/oracle-resolve-btfids.sh)
+FETCH=${KFETCH:-$TOP/.cache/linux-$VER}
 SRC=$KCACHE/src/$PKG
 OBJ=$KCACHE/build
 TESTMOD=$KCACHE/testmod
