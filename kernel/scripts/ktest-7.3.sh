@@ -357,13 +357,17 @@ step_failstop() {
 }
 
 # Seed 010 in the 7.3 tree: nothing handles a "__prog" argument suffix any more.
+# Seed 010 removed is_kfunc_arg_prog() (the "__prog" name suffix); what
+# stays is the type-based is_kfunc_arg_prog_aux() (struct bpf_prog_aux *).
 step_seed010() {
-	step_source
+	step_fetch
 	local hits
-	say "seed 010: git grep -nE '__prog\\b|is_kfunc_arg_prog' kernel/bpf include/linux (7.3 tree)"
-	hits=$(cd "$SRC" && grep -rnE '__prog\b|is_kfunc_arg_prog' kernel/bpf include/linux || true)
+	say "seed 010: grep -rnE '\"__prog\"|__prog\\b|is_kfunc_arg_prog\\(' kernel/bpf include/linux (7.3 tree)"
+	hits=$(cd "$PRISTINE" && grep -rnE '"__prog"|__prog\b|is_kfunc_arg_prog\(' kernel/bpf include/linux || true)
 	[ -z "$hits" ] || { printf '%s\n' "$hits"; die "seed 010: __prog handling still in the 7.3 tree"; }
-	say "seed 010: 0 hits; the verifier's implicit args: $(cd "$SRC" && grep -c 'is_kfunc_arg_implicit' kernel/bpf/verifier.c) uses of is_kfunc_arg_implicit()"
+	say "seed 010: 0 hits; what decides instead (kernel/bpf/verifier.c):"
+	(cd "$PRISTINE" && grep -nE 'static bool is_kfunc_arg_(prog_aux|implicit)\(' kernel/bpf/verifier.c) |
+		sed 's/^/    /'
 }
 
 step_check_patches() {
