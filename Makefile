@@ -4,7 +4,7 @@
 #   make            build library and CLI into build/
 #   make demo       set up (packages when root), build, run on a fixture
 #   make check      unit tests (SANITIZE=1: under ASan/UBSan)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (also BINDIR, LIBDIR, ..., COMPLETIONDIR)
 
 # The version is written once, in the public header.
 VERSION		:= $(shell sed -n 's/^\#define BTF2BTF_VERSION[[:space:]]*"\(.*\)"/\1/p' include/btf2btf.h)
@@ -14,6 +14,7 @@ BINDIR		?= $(PREFIX)/bin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 
 CC		?= cc
@@ -58,6 +59,7 @@ $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
 LIB_SRCS	:= log.c array.c opts.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
+		   btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
 		   output.c btf2btf.c
 CLI_SRCS	:= main.c cli.c report.c inspect.c dump.c json.c cproto.c names.c diff.c lint.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
@@ -133,7 +135,7 @@ demo:
 # ---- install ----
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BTF2BTF_BIN) $(DESTDIR)$(BINDIR)/btf2btf
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/libbtf2btf.a
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
@@ -141,6 +143,7 @@ install: all
 	ln -sf libbtf2btf.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so
 	install -m 644 include/btf2btf.h $(DESTDIR)$(INCLUDEDIR)/btf2btf.h
 	install -m 644 btf2btf.1 $(DESTDIR)$(MANDIR)/man1/btf2btf.1
+	install -m 644 bash-completion/btf2btf $(DESTDIR)$(COMPLETIONDIR)/btf2btf
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    libbtf2btf.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libbtf2btf.pc

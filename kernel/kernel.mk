@@ -9,6 +9,7 @@
 #                               build-time differential against stock resolve_btfids
 #                               and the check that a btf2btf failure stops the build
 #   make kernel-test KERNEL=7.3 only the 7.3 proof (KERNEL=6.12: only 6.12)
+#   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
 #   make kernel-clean           remove the caches (.cache/kernel, .cache/kernel-7.3)
@@ -23,8 +24,14 @@ KERNEL_CACHE_7.3 ?= .cache/kernel-7.3
 KERNEL_JOBS	?= $(shell nproc)
 KTEST_6.12	:= kernel/scripts/ktest.sh
 KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
-KTEST_ENV_6.12	= BTF2BTF=$(abspath $(BTF2BTF_BIN)) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
-KTEST_ENV_7.3	= BTF2BTF=$(abspath $(BTF2BTF_BIN)) KCACHE=$(KERNEL_CACHE_7.3) \
+# The btf2btf the kernel builds run: the tree's (built first) unless
+# BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
+# looked up in PATH.
+BTF2BTF		?= $(BTF2BTF_BIN)
+KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
+KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
+KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
+KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12 or 7.3))))
@@ -34,10 +41,10 @@ ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
-kernel-test: $(BTF2BTF_BIN) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
+kernel-test: $(KTEST_TOOL_DEP) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
 	$(call ktest,all)
 
-kernel-build: $(BTF2BTF_BIN)
+kernel-build: $(KTEST_TOOL_DEP)
 	$(call ktest,guest)
 
 kernel-check-patches:

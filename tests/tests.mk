@@ -20,4 +20,14 @@ check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@$(MAKE) --no-print-directory differential-if-cached
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
 
+# The bash completion, driven through complete/COMPREPLY in a non-interactive
+# bash and checked against the CLI's option table (needs bash-completion);
+# debian/ (symbols file, changelog version) against the version script and header.
+check-completion: $(BTF2BTF_BIN)
+	BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-completion.sh bash-completion/btf2btf
+check-debian:
+	./tests/check-debian.sh
+check: check-completion check-debian
+.PHONY: check-completion check-debian
+
 include tests/differential/differential.mk
