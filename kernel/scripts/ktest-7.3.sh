@@ -67,7 +67,8 @@ step_source() {
 	step_fetch
 	KEY_SRC=$(key_src)
 	KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c1-16)
-	KEY_TOOL=$(hash_files "${TOOLSRC[@]}")
+	# the sources and the binary itself: BTF2BTF may name an installed btf2btf
+	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
