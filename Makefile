@@ -119,7 +119,7 @@ include fuzz/fuzz.mk
 -include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
-DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config \
+DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config bash-completion \
 	     dwarves bpftool
 demo:
 	@if [ "$$(id -u)" = 0 ]; then \
