@@ -8,6 +8,7 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -884,6 +885,36 @@ static void test_distill_pahole_module(void **state)
 	th_cleanup();
 }
 
+/* Killed while writing .BTF + .BTF.base: the module is as it was; the next
+ * run writes both. */
+static void test_distill_killed_mid_write(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *orig = th_copy_fixture("split.o.ko", "orig.ko");
+	const char *argv[] = { "btf2btf", "-B", base, "--distill-base", mod, NULL };
+	struct run r;
+
+	(void)state;
+	setenv("BTF2BTF_FAULT", "mid-write", 1);
+	th_run(&r, argv);
+	unsetenv("BTF2BTF_FAULT");
+	assert_int_equal(r.status, 128 + SIGKILL);
+	th_run_free(&r);
+	assert_true(th_same_file(mod, orig));
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'", mod);
+	assert_string_equal(r.out, "0\n");
+	th_run_free(&r);
+	th_run(&r, argv);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'; ls -a %s | grep -c btf2btf", mod,
+	      th_tmpdir());
+	assert_string_equal(r.out, "1\n0\n");	/* the killed run's temp file is gone too */
+	th_run_free(&r);
+	th_cleanup();
+}
+
 static void test_distill_needs_base(void **state)
 {
 	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
@@ -1013,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
 		cmocka_unit_test(test_distill_pahole_module),
+		cmocka_unit_test(test_distill_killed_mid_write),
 		cmocka_unit_test(test_distill_needs_base),
 		cmocka_unit_test(test_distill_cli),
 		cmocka_unit_test(test_alloc_failures),
