@@ -213,6 +213,10 @@ step_guest() {
 		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
 			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
 	done
+	# Debian 12's libbpf 1.1.2 on these objects, for the record (README)
+	if gcc -O2 -o "$GUEST/obj/libbpf-open" "$KDIR/guest/$VER/host/libbpf-open.c" -lbpf 2>/dev/null; then
+		"$GUEST/obj/libbpf-open" "$GUEST"/root/progs/*.bpf.o | sed 's/^/    /'
+	fi
 	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
 		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
