@@ -249,7 +249,8 @@ relink_testmod() {
 	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
 	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
 	cmd=${cmd%%;*}
-	(cd "$OBJ" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+	# kbuild runs it in the module's directory (M=)
+	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
 		die "relinking bpf_testmod.ko failed: $cmd"
 }
 
@@ -279,8 +280,7 @@ gen_btf_both() {
 		die "patched gen-btf.sh failed"
 	for v in stock btf2btf; do
 		f=$d/$v
-		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" /dev/null 2>/dev/null ||
-		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o"
+		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" "$f/scratch.o"
 		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
 		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
 			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
