@@ -71,6 +71,7 @@ step_source() {
 	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series $KEY_SRC)"
 		return
@@ -416,6 +417,12 @@ differential) step_differential ;;
 failstop) step_failstop ;;
 seed010) step_seed010 ;;
 check-patches) step_check_patches ;;
+keys)	# the stamp keys of the current inputs, for debugging the cache
+	step_fetch
+	KTEST_KEYS_ONLY=1 step_source
+	printf 'source %s\nconfig %s\ntool %s\nkernel %s\nguest %s\n' \
+		"$KEY_SRC" "$KEY_CFG" "$KEY_TOOL" "$KEY_KERNEL" "$KEY_GUEST"
+	;;
 all)
 	t0=$SECONDS
 	step_seed010
