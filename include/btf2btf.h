@@ -84,6 +84,9 @@ struct btf2btf_opts {
 	 * a warning, not an error of open(); transform() then refuses. */
 	bool lenient;
 	unsigned int features;		/* BTF2BTF_FEAT_*; 0: BTF2BTF_FEATS_DEFAULT */
+	/* with base_path: rewrite the split BTF against a distilled base
+	 * (btf2btf__raw_base_btf()), as 7.3 does for external modules */
+	bool distill_base;
 	size_t :0;
 };
 
@@ -168,6 +171,14 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 /* Raw BTF bytes of the (possibly transformed) BTF; owned by b, valid until
  * the next call on b (btf2btf__btf() may replace them). */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
+
+/* Raw bytes of the distilled base (opts.distill_base, after a transform):
+ * the .BTF.base section of an external module. -ENOENT when there is none.
+ * Owned by b. */
+BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size);
+
+/* Write the distilled base as a raw BTF file (temp file, fsync, rename). */
+BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
 /* The (possibly transformed) BTF. After a transform it is parsed on first
  * use: NULL (errno set, error logged) if that fails for lack of memory. */

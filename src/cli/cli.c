@@ -73,6 +73,7 @@ int cli_open(const char *path, struct btf2btf **b)
 		.btf_path = cli.btf_path,
 		.base_path = cli.base_path,
 		.add_kfunc_tags = cli.add_kfunc_tags,
+		.distill_base = cli.distill_base,
 		.log = cli_log_cb,
 	};
 	int err = btf2btf__open(path, &opts, b);

@@ -16,6 +16,7 @@ struct cli_opts {
 	bool dry_run;
 	bool transform;
 	bool add_kfunc_tags;
+	bool distill_base;
 	bool json;
 	bool pretty;
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */

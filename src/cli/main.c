@@ -17,6 +17,7 @@
 enum {
 	OPT_BTF = 0x100,
 	OPT_ADD_TAGS,
+	OPT_DISTILL,
 	OPT_DUMP,
 	OPT_KFUNCS,
 	OPT_DIFF,
@@ -30,6 +31,7 @@ static const struct option long_opts[] = {
 	{ "dry-run",		no_argument,		NULL, 'n' },
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
+	{ "distill-base",	no_argument,		NULL, OPT_DISTILL },
 	{ "dump",		no_argument,		NULL, OPT_DUMP },
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
@@ -62,6 +64,8 @@ static void usage(FILE *f)
 "  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
 "      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags pahole >= 1.26 would\n"
+"      --distill-base      with -B: rewrite the split BTF on a distilled base, put\n"
+"                          in section .BTF.base (with -o FILE: into FILE.base)\n"
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
@@ -78,6 +82,22 @@ static void usage(FILE *f)
 "Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
 }
 
+/* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
+ * (7.3's resolve_btfids writes X.BTF and X.BTF.base the same way). */
+static int write_raw_outputs(struct btf2btf *b, const char *output)
+{
+	char *base_path;
+	int err;
+
+	if (!cli_opts()->distill_base)
+		return btf2btf__write_raw(b, output);
+	if (asprintf(&base_path, "%s.base", output) < 0)
+		return -ENOMEM;
+	err = btf2btf__write_raw_base(b, base_path);
+	free(base_path);
+	return err ? err : btf2btf__write_raw(b, output);
+}
+
 static int run_transform(const char *path)
 {
 	const struct cli_opts *o = cli_opts();
@@ -89,7 +109,7 @@ static int run_transform(const char *path)
 	err = btf2btf__transform(b);
 	if (!err && !o->dry_run) {
 		if (o->output)
-			err = btf2btf__write_raw(b, o->output);
+			err = write_raw_outputs(b, o->output);
 		else
 			err = btf2btf__write_elf(b);
 	}
@@ -131,6 +151,7 @@ enum {
 	GIVEN_T		= 1 << 4,
 	GIVEN_ADD_TAGS	= 1 << 5,
 	GIVEN_JSON	= 1 << 6,
+	GIVEN_DISTILL	= 1 << 7,
 };
 
 /*
@@ -144,9 +165,9 @@ static const struct mode_usage {
 	const char *why;		/* what the mode does, for the message */
 } mode_usage[] = {
 	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_DRY_RUN |
-	  GIVEN_ADD_TAGS | GIVEN_JSON, "it always transforms" },
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL, "it always transforms" },
 	{ OPT_DUMP, "--dump", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
-	  GIVEN_ADD_TAGS | GIVEN_JSON, "it prints and never writes a file" },
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL, "it prints and never writes a file" },
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON, "it prints and never writes a file" },
 	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON,
@@ -158,7 +179,7 @@ static const struct mode_usage {
 static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
-	{ GIVEN_JSON, "-j/-p" },
+	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
 };
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
@@ -175,6 +196,10 @@ static int check_usage(int mode, unsigned int given)
 			cli_error("%s means nothing with %s: %s", given_names[i].opt, u->name, u->why);
 			return 2;
 		}
+	}
+	if ((given & GIVEN_DISTILL) && !(given & GIVEN_BASE)) {
+		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
+		return 2;
 	}
 	if ((given & GIVEN_DRY_RUN) && (given & GIVEN_OUTPUT)) {
 		cli_error("-n writes nothing and -o names where to write: give one of them");
@@ -242,6 +267,7 @@ int main(int argc, char **argv)
 			o->transform = true;
 			given |= GIVEN_ADD_TAGS;
 			break;
+		case OPT_DISTILL: o->distill_base = true; given |= GIVEN_DISTILL; break;
 		case OPT_DUMP:
 		case OPT_KFUNCS:
 		case OPT_DIFF:

@@ -19,6 +19,7 @@
 #include "btf_check.h"
 #include "btf_edit.h"
 #include "btf_ids.h"
+#include "btf_post.h"
 #include "elf_file.h"
 #include "implicit.h"
 #include "kfuncs.h"
@@ -40,7 +41,12 @@ struct btf2btf {
 	struct btf *btf;		/* as read, until the result is parsed (materialise) */
 	void *out;			/* transformed raw BTF, native endian, not parsed yet */
 	size_t out_size;
-	struct btf *base;
+	struct btf *base;		/* the distilled base after a transform with distill */
+	struct btf *full_base;		/* the base read, once replaced by the distilled one */
+	void *base_out;			/* distilled base, raw native endian */
+	size_t base_out_size;
+	bool distill;
+	bool post_changed;		/* a post-pass changed the BTF */
 	struct b2b_btf_ids ids;
 	struct b2b_name_index names, base_names;
 	struct b2b_tag_index tags;
@@ -93,33 +99,6 @@ static int read_file(const char *path, void **data, size_t *size, const struct b
 	return 0;
 }
 
-/*
- * libbpf 1.1.2 declares btf__new_split() but does not export it: split BTF
- * bytes are parsed from an anonymous memory file instead.
- */
-static struct btf *new_split(const void *data, size_t size, struct btf *base)
-{
-	char path[64];
-	struct btf *btf;
-	int fd, err;
-
-	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, data, size) != (ssize_t)size) {
-		err = errno ? errno : EIO;
-		close(fd);
-		errno = err;
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	btf = btf__parse_raw_split(path, base);
-	err = errno;
-	close(fd);
-	errno = err;
-	return btf;
-}
-
 /* Parse and check BTF bytes; what names them in messages. */
 static int parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		     struct btf **out, const struct b2b_log *log)
@@ -132,7 +111,7 @@ static int parse_btf(const void *data, size_t size, struct btf *base, const char
 	if (err)
 		return err;
 	errno = 0;
-	btf = base ? new_split(data, size, base) : btf__new(data, size);
+	btf = b2b_btf_from_raw(data, size, base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
@@ -388,6 +367,11 @@ static int do_open(const char *path, const void *mem, size_t size,
 	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
 		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
 	b->add_kfunc_tags = b->features & BTF2BTF_FEAT_KFUNC_TAGS;
+	b->distill = B2B_OPTS_GET(opts, distill_base, false);
+	if (b->distill && !B2B_OPTS_GET(opts, base_path, NULL)) {
+		btf2btf__close(b);
+		return -EINVAL;	/* a distilled base is made from the base */
+	}
 	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL));
 	if (err) {
 		btf2btf__close(b);
@@ -423,6 +407,8 @@ void btf2btf__close(struct btf2btf *b)
 	btf__free(b->btf);
 	free(b->out);
 	btf__free(b->base);
+	btf__free(b->full_base);
+	free(b->base_out);
 	b2b_elf_close(b->elf);
 	free(b->path);
 	free(b->btf_path);
@@ -525,7 +511,7 @@ static int materialise(struct btf2btf *b)
 	if (!b->out)
 		return 0;
 	errno = 0;
-	btf = b->base ? new_split(b->out, b->out_size, b->base) : btf__new(b->out, b->out_size);
+	btf = b2b_btf_from_raw(b->out, b->out_size, b->base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
@@ -535,6 +521,124 @@ static int materialise(struct btf2btf *b)
 	b->btf = btf;
 	free(b->out);
 	b->out = NULL;
+	return 0;
+}
+
+static int cmp_kfunc_by_id(const void *a, const void *b)
+{
+	return cmp_kfunc_id(&((const struct btf2btf_kfunc *)a)->btf_id, b);
+}
+
+static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
+{
+	if (*id && *id < nr)
+		*id = map[*id];
+}
+
+/* Every id the handle exposes, after the post-passes renumbered the types. */
+static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		remap_id(&k->btf_id, map, nr);
+		remap_id(&k->orig_proto_id, map, nr);
+		remap_id(&k->impl_id, map, nr);
+	}
+	qsort(b->kfuncs.items, b->kfuncs.nr, sizeof(*b->kfuncs.items), cmp_kfunc_by_id);
+	for (size_t i = 0; i < b->names.nr; i++) {
+		remap_id(&b->names.want[i].func_id, map, nr);
+		remap_id(&b->names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; i < b->base_names.nr; i++) {
+		remap_id(&b->base_names.want[i].func_id, map, nr);
+		remap_id(&b->base_names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
+		remap_id(&b->set8_view[i].id, map, nr);
+	/* the decl tag index served the transform and describes the old ids */
+	b2b_tag_index_free(&b->tags);
+}
+
+static bool is_identity(const __u32 *map, __u32 nr)
+{
+	for (__u32 i = 0; map && i < nr; i++)
+		if (map[i] != i)
+			return false;
+	return true;
+}
+
+/*
+ * Dedup, distilled base and sort by name (b->features, b->distill) over the
+ * transform's result; first_new is the first type the transform appended.
+ * On error b keeps the transform's result and its ids.
+ */
+static int run_post_passes(struct btf2btf *b, __u32 first_new)
+{
+	struct b2b_post_in in = {
+		.base = b->base,
+		.first_new = first_new,
+		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
+		.sort = b->features & BTF2BTF_FEAT_SORT,
+		.distill = b->distill,
+	};
+	struct b2b_post_result res;
+	int err;
+
+	if (!in.dedup && !in.sort && !in.distill)
+		return 0;
+	if (b->out) {
+		in.data = b->out;
+		in.size = b->out_size;
+	} else {
+		enum btf_endianness e = btf__endianness(b->btf);
+		__u32 sz = 0;
+
+		if (btf__set_endianness(b->btf, b2b_native_endianness()))
+			return b2b_errno(&b->log, -EINVAL, "cannot convert the BTF to native byte order");
+		in.data = btf__raw_data(b->btf, &sz);
+		in.size = sz;
+		btf__set_endianness(b->btf, e);
+		if (!in.data)
+			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	}
+	err = b2b_post_run(&in, &res);
+	if (err == -EINVAL && in.distill)
+		return b2b_errno(&b->log, err,
+				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
+	if (err)
+		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
+				 in.dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (!is_identity(res.btf.map, res.btf.nr_map)) {
+		for (size_t i = 0; i < b->ids.nr_sets; i++) {
+			if (!b->ids.sets[i].resolved)
+				continue;
+			b2b_post_result_free(&res);
+			return b2b_errno(&b->log, -EINVAL,
+					 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
+					 b->ids.sets[i].name);
+		}
+	}
+	if (res.btf.data) {
+		if (b->out != res.btf.data)
+			free(b->out);
+		b->out = res.btf.data;
+		b->out_size = res.btf.size;
+		res.btf.data = NULL;
+		b->post_changed = true;
+	}
+	if (res.base) {
+		b->full_base = b->base;
+		b->base = res.base;
+		b->base_out = res.base_data;
+		b->base_out_size = res.base_size;
+		res.base = NULL;
+		res.base_data = NULL;
+		b->post_changed = true;
+	}
+	if (res.btf.map)
+		remap_handle(b, res.btf.map, res.btf.nr_map);
+	b2b_post_result_free(&res);
 	return 0;
 }
 
@@ -550,6 +654,7 @@ int btf2btf__transform(struct btf2btf *b)
 		.log = &b->log,
 	};
 	struct b2b_ext ext;
+	__u32 first_new;
 	int err = 0;
 
 	if (b->transformed)
@@ -575,11 +680,19 @@ int btf2btf__transform(struct btf2btf *b)
 	b2b_transform_free(&tr);
 	if (!err && (b->stats.transformed || b->stats.tags_added))
 		err = lay_out_result(b, &ext);
+	first_new = ext.first_id;
 	b2b_ext_free(&ext);
+	if (!err) {
+		err = run_post_passes(b, first_new);
+		if (err) {	/* the result laid out above is this call's own */
+			free(b->out);
+			b->out = NULL;
+		}
+	}
 	if (err)
 		return err;
 	b->transformed = true;
-	b->changed = b->stats.transformed || b->stats.tags_added;
+	b->changed = b->stats.transformed || b->stats.tags_added || b->post_changed;
 	return 0;
 }
 
@@ -605,6 +718,29 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	raw = btf__raw_data(b->btf, &sz);
 	if (!raw)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
+	*data = raw;
+	*size = sz;
+	return 0;
+}
+
+int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	const void *raw;
+	__u32 sz = 0;
+
+	if (!b->base_out)
+		return -ENOENT;
+	if (btf__endianness(b->btf) == b2b_native_endianness()) {
+		*data = b->base_out;
+		*size = b->base_out_size;
+		return 0;
+	}
+	/* the split BTF is written in the input's byte order: the base too */
+	if (btf__set_endianness(b->base, btf__endianness(b->btf)))
+		return -EINVAL;
+	raw = btf__raw_data(b->base, &sz);
+	if (!raw)
+		return -ENOMEM;
 	*data = raw;
 	*size = sz;
 	return 0;
@@ -648,6 +784,30 @@ int btf2btf__write_raw(struct btf2btf *b, const char *path)
 	return write_raw_to(b, path, 0644);
 }
 
+int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
+{
+	struct b2b_log log = b->log;
+	struct b2b_out out;
+	const void *raw = NULL;
+	size_t size = 0;
+	int err;
+
+	log.path = path;
+	err = btf2btf__raw_base_btf(b, &raw, &size);
+	if (err == -ENOENT)
+		return b2b_errno(&log, err, "no distilled base: transform with distill_base first");
+	if (err)
+		return b2b_errno(&log, err, "cannot serialise the distilled base: %s", strerror(-err));
+	err = b2b_out_begin(&out, path, 0644, &log);
+	if (err)
+		return err;
+	err = b2b_out_write(&out, raw, size, &log);
+	if (!err)
+		return b2b_out_commit(&out, &log);
+	b2b_out_abort(&out);
+	return err;
+}
+
 /* Someone else replaced the file since we read it: do not overwrite their result. */
 static int check_same_file(struct btf2btf *b)
 {
@@ -661,6 +821,42 @@ static int check_same_file(struct btf2btf *b)
 		return b2b_errno(&b->log, -ESTALE,
 				 "was changed by another process while btf2btf ran; nothing written, run again");
 	return 0;
+}
+
+/* .BTF replaced, and with a distilled base .BTF.base replaced or added. */
+static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, int fd,
+			      void **image, size_t *image_size)
+{
+	struct b2b_elf_edit edits[2] = {
+		{ .index = b->btf_index, .data = raw, .size = size },
+		{ .name = ".BTF.base" },
+	};
+	int err;
+
+	if (b->base_out) {
+		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
+		if (err)
+			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
+					 strerror(-err));
+	}
+	return b2b_elf_write_edited(b->elf, edits, b->base_out ? 2 : 1, fd, image, image_size,
+				    &b->log);
+}
+
+/* Raw output FILE: the distilled base goes to FILE.base (as 7.3's X.BTF.base). */
+static int write_base_beside(struct btf2btf *b, const char *path)
+{
+	size_t len = strlen(path);
+	char *base_path = malloc(len + sizeof(".base"));
+	int err;
+
+	if (!base_path)
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	memcpy(base_path, path, len);
+	memcpy(base_path + len, ".base", sizeof(".base"));
+	err = btf2btf__write_raw_base(b, base_path);
+	free(base_path);
+	return err;
 }
 
 int btf2btf__write_elf(struct btf2btf *b)
@@ -680,13 +876,18 @@ int btf2btf__write_elf(struct btf2btf *b)
 		err = check_writable(b->btf_path, &log);
 		if (!err && stat(b->btf_path, &st))
 			err = -errno;
+		if (!err && b->base_out)
+			err = write_base_beside(b, b->btf_path);
 		return err ? err : write_raw_to(b, b->btf_path, st.st_mode);
 	}
 	err = check_writable(b->path, &b->log);
 	if (err)
 		return err;
-	if (!b->elf)
-		return write_raw_to(b, b->path, 0644);
+	if (!b->elf) {
+		if (b->base_out)
+			err = write_base_beside(b, b->path);
+		return err ? err : write_raw_to(b, b->path, 0644);
+	}
 	if (b->elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
 
@@ -702,8 +903,7 @@ int btf2btf__write_elf(struct btf2btf *b)
 		err = b2b_out_begin(&out, b->path, b->elf->st.st_mode, &b->log);
 	if (err)
 		goto unlock;
-	err = b2b_elf_write_replaced(b->elf, b->btf_index, raw, size, out.fd, NULL, NULL,
-				     &b->log);
+	err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
 	if (!err)
 		err = check_same_file(b);
 	if (!err)
@@ -726,8 +926,7 @@ int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 	err = btf2btf__raw_btf(b, &raw, &raw_size);
 	if (err)
 		return err;
-	return b2b_elf_write_replaced(b->elf, b->btf_index, raw, raw_size, -1, data, size,
-				      &b->log);
+	return write_btf_sections(b, raw, raw_size, -1, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)

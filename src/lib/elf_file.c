@@ -370,8 +370,17 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return a > 1 ? (v + a - 1) / a * a : v;
 }
 
-/* End of everything in the file but section `skip` and the section header table. */
-static int content_end(struct b2b_elf *e, size_t skip, uint64_t *end, const struct b2b_log *log)
+static bool is_edited(const struct b2b_elf_edit *edits, size_t nr, size_t index)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (edits[i].index == index)
+			return true;
+	return false;
+}
+
+/* End of everything in the file but the edited sections and the section header table. */
+static int content_end(struct b2b_elf *e, const struct b2b_elf_edit *edits, size_t nr,
+		       uint64_t *end, const struct b2b_log *log)
 {
 	uint64_t max = gelf_fsize(e->elf, ELF_T_EHDR, 1, EV_CURRENT);
 	Elf_Scn *scn = NULL;
@@ -386,7 +395,7 @@ static int content_end(struct b2b_elf *e, size_t skip, uint64_t *end, const stru
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			return b2b_errno(log, -EINVAL, "invalid section header: %s", elf_errmsg(-1));
-		if (elf_ndxscn(scn) == skip || sh.sh_type == SHT_NOBITS)
+		if (is_edited(edits, nr, elf_ndxscn(scn)) || sh.sh_type == SHT_NOBITS)
 			continue;
 		if (sh.sh_offset + sh.sh_size > max)
 			max = sh.sh_offset + sh.sh_size;
@@ -427,47 +436,73 @@ static int check_segments(struct b2b_elf *e, const GElf_Shdr *sh, const struct b
 	(h)->e_shstrndx = (eh).e_shstrndx;				\
 } while (0)
 
-/* Section headers and ELF header, converted to the file's class and byte order. */
-static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint64_t new_size,
-			uint64_t shoff, struct sink *s, void *ehdr_out, size_t *ehdr_sz)
+/* One section header in the file's class and byte order. */
+static int emit_shdr(struct b2b_elf *e, const GElf_Shdr *sh, struct sink *s)
 {
 	size_t shsz = gelf_fsize(e->elf, ELF_T_SHDR, 1, EV_CURRENT);
 	unsigned int enc = e->ehdr.e_ident[EI_DATA];
+	union { Elf32_Shdr s32; Elf64_Shdr s64; } mem, file;
+	Elf_Data src = { .d_buf = &mem, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT };
+	Elf_Data dst = { .d_buf = &file, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT,
+			 .d_size = sizeof(file) };
+
+	if (gelf_getclass(e->elf) == ELFCLASS64) {
+		mem.s64 = (Elf64_Shdr){ sh->sh_name, sh->sh_type, sh->sh_flags, sh->sh_addr,
+			sh->sh_offset, sh->sh_size, sh->sh_link, sh->sh_info,
+			sh->sh_addralign, sh->sh_entsize };
+		src.d_size = sizeof(Elf64_Shdr);
+		if (!elf64_xlatetof(&dst, &src, enc))
+			return -EINVAL;
+	} else {
+		if (sh->sh_offset > UINT32_MAX || sh->sh_size > UINT32_MAX)
+			return -EFBIG;
+		mem.s32 = (Elf32_Shdr){ sh->sh_name, sh->sh_type, sh->sh_flags, sh->sh_addr,
+			sh->sh_offset, sh->sh_size, sh->sh_link, sh->sh_info,
+			sh->sh_addralign, sh->sh_entsize };
+		src.d_size = sizeof(Elf32_Shdr);
+		if (!elf32_xlatetof(&dst, &src, enc))
+			return -EINVAL;
+	}
+	return sink_write(s, &file, shsz);
+}
+
+/*
+ * Section headers (edited ones at their new offsets and sizes, new ones
+ * appended) and the ELF header, converted to the file's class and byte order.
+ */
+static int emit_headers(struct b2b_elf *e, const struct b2b_elf_edit *edits, size_t nr,
+			const uint64_t *offs, const uint32_t *names, uint64_t shoff,
+			struct sink *s, void *ehdr_out, size_t *ehdr_sz)
+{
 	bool is64 = gelf_getclass(e->elf) == ELFCLASS64;
+	unsigned int enc = e->ehdr.e_ident[EI_DATA];
+	size_t added = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < e->shnum && !err; i++) {
 		Elf_Scn *scn = elf_getscn(e->elf, i);
-		union { Elf32_Shdr s32; Elf64_Shdr s64; } mem, file;
-		Elf_Data src = { .d_buf = &mem, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT };
-		Elf_Data dst = { .d_buf = &file, .d_type = ELF_T_SHDR, .d_version = EV_CURRENT,
-				 .d_size = sizeof(file) };
 		GElf_Shdr sh;
 
 		if (!scn || !gelf_getshdr(scn, &sh))
 			return -EINVAL;
-		if (i == index) {
-			sh.sh_offset = new_off;
-			sh.sh_size = new_size;
+		for (size_t k = 0; k < nr; k++) {
+			if (edits[k].index == i) {
+				sh.sh_offset = offs[k];
+				sh.sh_size = edits[k].size;
+			}
 		}
-		if (is64) {
-			mem.s64 = (Elf64_Shdr){ sh.sh_name, sh.sh_type, sh.sh_flags, sh.sh_addr,
-				sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_info,
-				sh.sh_addralign, sh.sh_entsize };
-			src.d_size = sizeof(Elf64_Shdr);
-			if (!elf64_xlatetof(&dst, &src, enc))
-				return -EINVAL;
-		} else {
-			if (new_off > UINT32_MAX || new_size > UINT32_MAX)
-				return -EFBIG;
-			mem.s32 = (Elf32_Shdr){ sh.sh_name, sh.sh_type, sh.sh_flags, sh.sh_addr,
-				sh.sh_offset, sh.sh_size, sh.sh_link, sh.sh_info,
-				sh.sh_addralign, sh.sh_entsize };
-			src.d_size = sizeof(Elf32_Shdr);
-			if (!elf32_xlatetof(&dst, &src, enc))
-				return -EINVAL;
-		}
-		err = sink_write(s, &file, shsz);
+		err = emit_shdr(e, &sh, s);
+	}
+	for (size_t k = 0; k < nr && !err; k++) {
+		GElf_Shdr sh = {
+			.sh_name = names[k], .sh_type = SHT_PROGBITS, .sh_offset = offs[k],
+			.sh_size = edits[k].size, .sh_addralign = 4,
+		};
+
+		if (edits[k].index)
+			continue;
+		err = emit_shdr(e, &sh, s);
+		added++;
 	}
 	if (err)
 		return err;
@@ -480,6 +515,7 @@ static int emit_headers(struct b2b_elf *e, size_t index, uint64_t new_off, uint6
 		GElf_Ehdr eh = e->ehdr;
 
 		eh.e_shoff = shoff;
+		eh.e_shnum += added;
 		if (is64) {
 			Elf64_Ehdr *h = &mem.e64;
 
@@ -506,48 +542,143 @@ int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, si
 			   int out_fd, void **image, size_t *image_size,
 			   const struct b2b_log *log)
 {
-	uint64_t end = 0, new_off, shoff, align;
+	struct b2b_elf_edit edit = { .index = index, .data = data, .size = size };
+
+	return b2b_elf_write_edited(e, &edit, 1, out_fd, image, image_size, log);
+}
+
+/* Index of the section named name, 0 if none. */
+static size_t section_index(struct b2b_elf *e, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_t nr_in,
+			 int out_fd, void **image, size_t *image_size,
+			 const struct b2b_log *log)
+{
+	struct b2b_elf_edit edits[B2B_ELF_MAX_EDITS + 1];
+	uint64_t end = 0, pos, shoff, offs[B2B_ELF_MAX_EDITS + 1];
+	uint32_t names[B2B_ELF_MAX_EDITS + 1] = { 0 };
 	Elf64_Ehdr ehdr_bytes;	/* big enough for either class */
 	struct sink s = { .fd = out_fd };
-	size_t ehdr_sz = 0;
-	Elf_Scn *scn;
-	GElf_Shdr sh;
+	char *shstr = NULL;
+	size_t ehdr_sz = 0, nr = 0, added = 0;
+	bool all_last = true;
 	int err;
 
-	scn = elf_getscn(e->elf, index);
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return b2b_errno(log, -EINVAL, "invalid section index %zu", index);
+	if (nr_in > B2B_ELF_MAX_EDITS)
+		return b2b_errno(log, -EINVAL, "too many section edits");
 	if (e->ehdr.e_shentsize != gelf_fsize(e->elf, ELF_T_SHDR, 1, EV_CURRENT))
 		return b2b_errno(log, -EINVAL, "unexpected section header size %u",
 				 e->ehdr.e_shentsize);
-	/* a bogus alignment would pad the output with gigabytes of zeros */
-	if (sh.sh_addralign > 4096)
-		return b2b_errno(log, -EINVAL, "the BTF section's alignment %llu is implausible (> 4096)",
-				 (unsigned long long)sh.sh_addralign);
-	err = check_segments(e, &sh, log);
-	if (err)
-		return err;
-	err = content_end(e, index, &end, log);
-	if (err)
-		return err;
+	for (size_t k = 0; k < nr_in; k++) {
+		edits[nr] = in[k];
+		if (!edits[nr].index && edits[nr].name)
+			edits[nr].index = section_index(e, edits[nr].name);	/* replace */
+		added += !edits[nr].index;
+		nr++;
+	}
+	if (added) {
+		/* the new names go at the end of the section name table, itself rewritten */
+		Elf_Scn *scn = elf_getscn(e->elf, e->shstrndx);
+		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+		size_t len;
 
-	align = sh.sh_addralign > 8 ? sh.sh_addralign : 8;
-	if (sh.sh_offset >= end && sh.sh_offset % align == 0)
-		new_off = sh.sh_offset;	/* it was the last section: rewrite it where it was */
-	else
-		new_off = align_up(end > e->size ? end : e->size, align);
-	shoff = align_up(new_off + size, gelf_getclass(e->elf) == ELFCLASS64 ? 8 : 4);
+		if (!d || !e->shstrndx || e->shnum + added >= SHN_LORESERVE)
+			return b2b_errno(log, -ENOTSUP, "cannot add a section to this object");
+		len = d->d_size;
+		for (size_t k = 0; k < nr; k++)
+			if (!edits[k].index)
+				len += strlen(edits[k].name) + 1;
+		shstr = malloc(len);
+		if (!shstr)
+			return b2b_errno(log, -ENOMEM, "out of memory");
+		memcpy(shstr, d->d_buf, d->d_size);
+		len = d->d_size;
+		for (size_t k = 0; k < nr; k++) {
+			if (edits[k].index)
+				continue;
+			names[k] = len;
+			memcpy(shstr + len, edits[k].name, strlen(edits[k].name) + 1);
+			len += strlen(edits[k].name) + 1;
+		}
+		edits[nr++] = (struct b2b_elf_edit){ .index = e->shstrndx, .data = shstr, .size = len };
+	}
+	for (size_t k = 0; k < nr; k++) {
+		Elf_Scn *scn;
+		GElf_Shdr sh;
+
+		if (!edits[k].index)
+			continue;
+		scn = elf_getscn(e->elf, edits[k].index);
+		if (!scn || !gelf_getshdr(scn, &sh)) {
+			err = b2b_errno(log, -EINVAL, "invalid section index %zu", edits[k].index);
+			goto out;
+		}
+		/* a bogus alignment would pad the output with gigabytes of zeros */
+		if (sh.sh_addralign > 4096) {
+			err = b2b_errno(log, -EINVAL, "the BTF section's alignment %llu is implausible (> 4096)",
+					(unsigned long long)sh.sh_addralign);
+			goto out;
+		}
+		err = check_segments(e, &sh, log);
+		if (err)
+			goto out;
+	}
+	err = content_end(e, edits, nr, &end, log);
+	if (err)
+		goto out;
+	for (size_t k = 0; k < nr; k++) {
+		Elf_Scn *scn = edits[k].index ? elf_getscn(e->elf, edits[k].index) : NULL;
+		GElf_Shdr sh;
+
+		if (scn && gelf_getshdr(scn, &sh) && sh.sh_offset < end)
+			all_last = false;
+	}
+	/* the edited sections were last: rewrite them where they were */
+	pos = all_last ? end : (end > e->size ? end : e->size);
+	for (size_t k = 0; k < nr; k++) {
+		Elf_Scn *scn = edits[k].index ? elf_getscn(e->elf, edits[k].index) : NULL;
+		GElf_Shdr sh = { .sh_addralign = 4 };
+		uint64_t align;
+
+		if (scn)
+			gelf_getshdr(scn, &sh);
+		align = sh.sh_addralign > 8 ? sh.sh_addralign : 8;
+		offs[k] = align_up(pos, align);
+		pos = offs[k] + edits[k].size;
+	}
+	shoff = align_up(pos, gelf_getclass(e->elf) == ELFCLASS64 ? 8 : 4);
 
 	/* Everything before the new contents, as it was (ELF header patched below). */
-	err = sink_copy(&s, e, 0, new_off < e->size ? new_off : e->size);
-	if (!err && new_off > e->size)
-		err = sink_zeros(&s, new_off - e->size);
+	pos = nr ? offs[0] : shoff;
+	err = sink_copy(&s, e, 0, pos < e->size ? pos : e->size);
+	if (!err && pos > e->size)
+		err = sink_zeros(&s, pos - e->size);
+	for (size_t k = 0; k < nr && !err; k++) {
+		if (offs[k] > pos)
+			err = sink_zeros(&s, offs[k] - pos);
+		if (!err)
+			err = sink_write(&s, edits[k].data, edits[k].size);
+		pos = offs[k] + edits[k].size;
+	}
 	if (!err)
-		err = sink_write(&s, data, size);
+		err = sink_zeros(&s, shoff - pos);
 	if (!err)
-		err = sink_zeros(&s, shoff - (new_off + size));
-	if (!err)
-		err = emit_headers(e, index, new_off, size, shoff, &s, &ehdr_bytes, &ehdr_sz);
+		err = emit_headers(e, edits, nr, offs, names, shoff, &s, &ehdr_bytes, &ehdr_sz);
 	if (!err) {
 		if (out_fd >= 0) {
 			if (pwrite(out_fd, &ehdr_bytes, ehdr_sz, 0) != (ssize_t)ehdr_sz)
@@ -558,11 +689,14 @@ int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, si
 	}
 	if (err) {
 		free(s.buf);
-		return b2b_errno(log, err, "cannot write the new object: %s", strerror(-err));
+		err = b2b_errno(log, err, "cannot write the new object: %s", strerror(-err));
+		goto out;
 	}
 	if (out_fd < 0) {
 		*image = s.buf;
 		*image_size = s.len;
 	}
-	return 0;
+out:
+	free(shstr);
+	return err;
 }

@@ -71,4 +71,23 @@ int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, si
 			   int out_fd, void **image, size_t *image_size,
 			   const struct b2b_log *log);
 
+/*
+ * One section of the object to write: index's contents replaced by data,
+ * or (index 0) the section called name replaced if the object has one,
+ * else added after the others (SHT_PROGBITS, named in .shstrtab).
+ */
+struct b2b_elf_edit {
+	size_t index;
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+#define B2B_ELF_MAX_EDITS 4
+
+/* b2b_elf_write_replaced() for several sections at once. */
+int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *edits, size_t nr,
+			 int out_fd, void **image, size_t *image_size,
+			 const struct b2b_log *log);
+
 #endif /* BTF2BTF_ELF_FILE_H */

@@ -41,7 +41,7 @@ int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
  * only when they lie inside sz (an older caller's shorter struct).
  * TYPE##__last_field names the last field of each options struct.
  */
-#define btf2btf_opts__last_field features
+#define btf2btf_opts__last_field distill_base
 
 #ifndef offsetofend
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Dedup of the transform's result. 7.3's resolve_btfids runs btf__dedup()
+ * on the whole BTF; its input is pahole's output, deduplicated already, so
+ * only what the transform appended (FUNCs, FUNC_PROTOs, decl and type tags,
+ * pointers) and the old types now pointing at it can have an equal. Those
+ * are matched by hash against the old types of the same kinds, as
+ * btf__dedup()'s reference-type phase would match them; anything the hash
+ * path cannot decide with certainty goes to libbpf's btf__dedup().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdio.h>
+
+#include "btf_post.h"
+
+struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, err;
+
+	if (!base)
+		return btf__new(data, size);
+	/* libbpf 1.1.2 declares btf__new_split() but does not export it */
+	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) != (ssize_t)size) {
+		err = errno ? errno : EIO;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = btf__parse_raw_split(path, (struct btf *)base);
+	err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+}
+
+/* Kinds btf__dedup() matches by content alone (its reference-type phase). */
+static bool hash_matched_kind(__u16 kind)
+{
+	switch (kind) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG: case BTF_KIND_ARRAY:
+	case BTF_KIND_FUNC_PROTO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct dedup {
+	struct b2b_raw r;
+	__u32 first_new, cnt;
+	__u32 *map;		/* id -> canonical id (before compaction) */
+	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
+	__u32 *slots;		/* open addressing: id + 1 */
+	size_t mask;
+	__u32 kinds;		/* bit per kind of the candidates */
+};
+
+enum { CLEAN, CAND, BUSY, DONE };
+
+static const struct btf_type *type_of(const struct dedup *d, __u32 id)
+{
+	return b2b_raw_any_type(&d->r, id);
+}
+
+static __u32 str_hash(const char *s, __u32 h)
+{
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t), h = 2166136261u;
+	__u16 kind = btf_kind(t);
+
+	for (__u32 i = 0; i < words; i++) {
+		switch (b2b_word_class(kind, i)) {
+		case B2B_W_STR:
+			h = str_hash(b2b_raw_str(&d->r, w[i]) ?: "", h) * 31;
+			break;
+		case B2B_W_REF:
+			h = (h ^ d->map[w[i]]) * 16777619u;
+			break;
+		default:
+			h = (h ^ w[i]) * 16777619u;
+		}
+	}
+	return h;
+}
+
+static bool equal_types(const struct dedup *d, const struct btf_type *a, const struct btf_type *b)
+{
+	const __u32 *wa = (const __u32 *)a, *wb = (const __u32 *)b;
+	__u32 words = b2b_type_words(a);
+	__u16 kind = btf_kind(a);
+
+	if (a->info != b->info || words != b2b_type_words(b))
+		return false;
+	for (__u32 i = 0; i < words; i++) {
+		switch (b2b_word_class(kind, i)) {
+		case B2B_W_STR:
+			if (wa[i] != wb[i] &&
+			    strcmp(b2b_raw_str(&d->r, wa[i]) ?: "", b2b_raw_str(&d->r, wb[i]) ?: ""))
+				return false;
+			break;
+		case B2B_W_REF:
+			if (d->map[wa[i]] != d->map[wb[i]])
+				return false;
+			break;
+		default:
+			if (wa[i] != wb[i])
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The equal type in the table, else 0 (and id inserted). -EEXIST when the
+ * table's types are not unique, which a deduplicated input rules out. */
+static long lookup_or_add(struct dedup *d, __u32 id)
+{
+	const struct btf_type *t = type_of(d, id);
+	size_t i = hash_type(d, t) & d->mask;
+
+	for (; d->slots[i]; i = (i + 1) & d->mask) {
+		__u32 other = d->slots[i] - 1;
+
+		if (equal_types(d, t, type_of(d, other)))
+			return other;
+	}
+	d->slots[i] = id + 1;
+	return 0;
+}
+
+static bool refs_candidate(const struct dedup *d, const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t);
+	__u16 kind = btf_kind(t);
+
+	for (__u32 i = 2; i < words; i++)
+		if (b2b_word_class(kind, i) == B2B_W_REF && w[i] >= d->first_new && w[i] < d->cnt)
+			return true;
+	return false;
+}
+
+/* Resolve a candidate after the candidates it refers to; 1: give up (full dedup). */
+static int resolve(struct dedup *d, __u32 id)
+{
+	const struct btf_type *t = type_of(d, id);
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t);
+	__u16 kind = btf_kind(t);
+	long other;
+
+	if (d->state[id] == DONE)
+		return 0;
+	if (d->state[id] == BUSY)
+		return 1;	/* a loop of reference types */
+	d->state[id] = BUSY;
+	for (__u32 i = 2; i < words; i++) {
+		if (b2b_word_class(kind, i) == B2B_W_REF && w[i] < d->cnt &&
+		    d->state[w[i]] != CLEAN) {
+			int r = resolve(d, w[i]);
+
+			if (r)
+				return r;
+		}
+	}
+	d->state[id] = DONE;
+	other = lookup_or_add(d, id);
+	if (!other)
+		return 0;
+	if (id < d->first_new)
+		return 1;	/* an old type became equal to another: merging it moves ids */
+	d->map[id] = other;
+	return 0;
+}
+
+static void dedup_free(struct dedup *d)
+{
+	free(d->map);
+	free(d->state);
+	free(d->slots);
+	b2b_raw_free(&d->r);
+}
+
+/* 0 done, 1 fall back to the full dedup, < 0 error. */
+static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
+{
+	__u32 start = d->r.start_id, nr_table = 0, *compact, next, pos = 0;
+	size_t need;
+	char *types;
+	bool changed = false;
+	int err;
+
+	for (__u32 id = start; id < d->cnt; id++) {
+		const struct btf_type *t = b2b_raw_type(&d->r, id);
+
+		if (id >= d->first_new || refs_candidate(d, t)) {
+			if (!hash_matched_kind(btf_kind(t)))
+				return 1;
+			d->state[id] = CAND;
+			d->kinds |= 1U << btf_kind(t);
+		}
+	}
+	for (__u32 id = 1; id < d->first_new; id++)
+		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1))
+			nr_table++;
+	nr_table += d->cnt - d->first_new;
+	for (need = 16; need < (size_t)nr_table * 2; need *= 2)
+		;
+	d->mask = need - 1;
+	d->slots = b2b_calloc(need, sizeof(*d->slots));
+	if (!d->slots)
+		return -ENOMEM;
+	/* the old types the candidates could equal: unique if the input is deduplicated */
+	for (__u32 id = 1; id < d->first_new; id++) {
+		if (d->state[id] != CLEAN || !(d->kinds >> btf_kind(type_of(d, id)) & 1))
+			continue;
+		if (lookup_or_add(d, id))
+			return 1;
+	}
+	for (__u32 id = start; id < d->cnt; id++) {
+		if (d->state[id] == CAND) {
+			err = resolve(d, id);
+			if (err)
+				return err;
+		}
+		changed |= d->map[id] != id;
+	}
+	if (!changed)
+		return 0;
+
+	/* compaction: old ids stay, the new types kept are renumbered in order;
+	 * a dropped type's equal is always a kept one (only those are in the table) */
+	compact = b2b_malloc((size_t)d->cnt * sizeof(*compact));
+	types = b2b_malloc(d->r.hdr.type_len);
+	if (!compact || !types) {
+		free(compact);
+		free(types);
+		return -ENOMEM;
+	}
+	next = d->first_new;
+	for (__u32 id = 0; id < d->cnt; id++)
+		compact[id] = id < d->first_new ? id : d->map[id] == id ? next++ : 0;
+	for (__u32 id = d->first_new; id < d->cnt; id++)
+		if (d->map[id] != id)
+			compact[id] = compact[d->map[id]];
+	for (__u32 id = start; id < d->cnt; id++) {
+		const struct btf_type *t = b2b_raw_type(&d->r, id);
+		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
+		__u16 kind = btf_kind(t);
+
+		if (d->map[id] != id)
+			continue;
+		memcpy(dst, t, words * 4);
+		if (d->state[id] != CLEAN)
+			for (__u32 i = 2; i < words; i++)
+				if (b2b_word_class(kind, i) == B2B_W_REF && dst[i] < d->cnt)
+					dst[i] = compact[dst[i]];
+		pos += words * 4;
+	}
+	free(d->map);
+	d->map = compact;
+	err = b2b_raw_build(types, pos, d->r.strs, d->r.hdr.str_len, &out->data, &out->size);
+	free(types);
+	if (err)
+		return err;
+	out->map = d->map;
+	out->nr_map = d->cnt;
+	d->map = NULL;
+	return 0;
+}
+
+int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
+	      struct b2b_pass_out *out, bool *full)
+{
+	struct dedup d = { 0 };
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (full)
+		*full = false;
+	err = b2b_raw_open(&d.r, data, size, base);
+	if (err)
+		return err;
+	d.cnt = b2b_raw_type_cnt(&d.r);
+	d.first_new = first_new < d.r.start_id ? d.r.start_id : first_new;
+	if (d.first_new > d.cnt)
+		d.first_new = d.cnt;
+	err = -ENOMEM;
+	d.map = b2b_malloc((size_t)d.cnt * sizeof(*d.map));
+	d.state = b2b_calloc(d.cnt, 1);
+	if (d.map && d.state) {
+		for (__u32 i = 0; i < d.cnt; i++)
+			d.map[i] = i;
+		err = d.first_new == d.r.start_id ? 1 : dedup_new_types(&d, out);
+	}
+	dedup_free(&d);
+	if (err != 1)
+		return err;
+	if (full)
+		*full = true;
+	return b2b_dedup_full(data, size, base, out);
+}
+
+/*
+ * btf__dedup() keeps no id map, but it renumbers the type ids of a .BTF.ext
+ * given with it: one func_info record per own type id gives the map.
+ */
+/* Exported by libbpf 1.1.2 (LIBBPF_0.0.2) but no longer declared; the
+ * btf_ext__raw_data() its header declares is not exported. */
+const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
+
+struct ext_hdr {
+	__u16 magic;
+	__u8 version, flags;
+	__u32 hdr_len, func_info_off, func_info_len, line_info_off, line_info_len;
+};
+
+int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
+		   struct b2b_pass_out *out)
+{
+	struct ext_hdr h = { .magic = BTF_MAGIC, .version = 1, .hdr_len = sizeof(h) };
+	struct btf_dedup_opts opts = { .sz = sizeof(opts) };
+	struct btf_ext *ext = NULL;
+	struct btf *btf = NULL;
+	__u32 start = base ? btf__type_cnt(base) : 1, cnt, nr, *rec, *map = NULL;
+	const void *raw;
+	__u32 raw_size = 0, ext_size = 0;
+	size_t ext_len;
+	const char *ext_raw;
+	char *buf = NULL;
+	int err = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	errno = 0;
+	btf = b2b_btf_from_raw(data, size, base);
+	if (!btf)
+		return errno ? -errno : -EINVAL;
+	cnt = btf__type_cnt(btf);
+	nr = cnt - start;
+	h.func_info_len = 4 + 8 + 8 * nr;
+	ext_len = sizeof(h) + h.func_info_len;
+	map = b2b_malloc((size_t)cnt * sizeof(*map));
+	buf = b2b_calloc(1, ext_len);
+	if (!map || !buf)
+		goto out;
+	memcpy(buf, &h, sizeof(h));
+	rec = (__u32 *)(buf + sizeof(h));
+	*rec++ = 8;		/* record size */
+	*rec++ = 0;		/* section name: "" */
+	*rec++ = nr;
+	for (__u32 i = 0; i < nr; i++) {
+		*rec++ = i * 8;		/* insn_off */
+		*rec++ = start + i;	/* type_id */
+	}
+	errno = 0;
+	ext = nr ? btf_ext__new((const __u8 *)buf, ext_len) : NULL;
+	if (nr && !ext) {
+		err = errno ? -errno : -EINVAL;
+		goto out;
+	}
+	opts.btf_ext = ext;
+	err = btf__dedup(btf, &opts);
+	if (err)
+		goto out;
+	for (__u32 i = 0; i < start; i++)
+		map[i] = i;
+	if (nr) {
+		ext_raw = btf_ext__get_raw_data(ext, &ext_size);
+		if (!ext_raw || ext_size < ext_len) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rec = (__u32 *)(ext_raw + sizeof(h) + 12);
+		for (__u32 i = 0; i < nr; i++)
+			map[start + i] = rec[2 * i + 1];
+	}
+	raw = btf__raw_data(btf, &raw_size);
+	err = -ENOMEM;
+	if (!raw)
+		goto out;
+	out->data = b2b_malloc(raw_size);
+	if (!out->data)
+		goto out;
+	memcpy(out->data, raw, raw_size);
+	out->size = raw_size;
+	out->map = map;
+	out->nr_map = cnt;
+	map = NULL;
+	err = 0;
+out:
+	free(map);
+	free(buf);
+	btf_ext__free(ext);
+	btf__free(btf);
+	return err;
+}

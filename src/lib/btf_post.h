@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Post-passes over the transform's result, as 7.3's resolve_btfids runs
+ * them after its BTF edits (finalize_btf): dedup, distilled base, sort by
+ * name. Each takes raw native-endian BTF bytes (plus the base of split BTF)
+ * and gives new bytes and the old -> new id map (struct b2b_pass_out);
+ * out->data == NULL means "unchanged" (and out->map is then NULL too).
+ * Nothing is logged: callers name the file in their messages.
+ */
+#ifndef BTF2BTF_BTF_POST_H
+#define BTF2BTF_BTF_POST_H
+
+#include "btf_raw.h"
+
+/*
+ * Sort this BTF's own types (the split part of split BTF) by name, strcmp
+ * order, anonymous types first, ties in id order; every type id remapped.
+ */
+int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+		     struct b2b_pass_out *out);
+
+/*
+ * Deduplicate, with the result btf__dedup() gives. Types with ids below
+ * first_new are taken to be deduplicated already (pahole's output is); the
+ * types from first_new on (what the transform appended) and the types
+ * referring to them are matched against the rest by hash. When that
+ * assumption cannot be checked cheaply to hold (a new type of a kind that
+ * takes a graph comparison, two equal old types, an old type that became
+ * equal to another), libbpf's full btf__dedup() runs instead;
+ * *full (may be NULL) says which ran. first_new = start id: always full.
+ */
+int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
+	      struct b2b_pass_out *out, bool *full);
+
+/* Full dedup with libbpf's btf__dedup(), id map included. */
+int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
+		   struct b2b_pass_out *out);
+
+/*
+ * libbpf's btf__distill_base() for split BTF on base: *base_out gets the
+ * distilled base (raw), out the split BTF rewritten on it (map: ids of the
+ * input, base ids included, to ids on the distilled base; 0 for base types
+ * not kept).
+ */
+int b2b_distill_base(const void *data, size_t size, const struct btf *base,
+		     void **base_out, size_t *base_size, struct b2b_pass_out *out);
+
+/* Compose: map[i] = second[map[i]] (second NULL: identity). */
+void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second);
+
+/* Parse raw split (base != NULL) or plain BTF bytes with libbpf. */
+struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *base);
+
+
+
+/* The passes in 7.3's order (dedup, distill, sort), maps composed. */
+struct b2b_post_in {
+	const void *data;	/* raw native-endian BTF, the transform's result */
+	size_t size;
+	const struct btf *base;
+	__u32 first_new;	/* the first type the transform appended */
+	bool dedup, distill, sort;
+};
+
+struct b2b_post_result {
+	struct b2b_pass_out btf;	/* data NULL: unchanged; map NULL: identity */
+	void *base_data;		/* distilled base (raw), or NULL */
+	size_t base_size;
+	struct btf *base;		/* the same, parsed */
+	bool full_dedup;		/* btf__dedup() ran, not the hash path */
+};
+
+int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res);
+void b2b_post_result_free(struct b2b_post_result *res);
+#endif /* BTF2BTF_BTF_POST_H */

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Raw BTF indexing, word classes and string tables for the post-passes. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_check.h"
+#include "btf_raw.h"
+
+unsigned long b2b_allocs, b2b_fail_alloc_at;
+
+static bool fail_this_alloc(void)
+{
+#ifdef BTF2BTF_FAULT_INJECTION
+	return ++b2b_allocs == b2b_fail_alloc_at;
+#else
+	return false;
+#endif
+}
+
+void *b2b_malloc(size_t size)
+{
+	return fail_this_alloc() ? NULL : malloc(size ? size : 1);
+}
+
+void *b2b_calloc(size_t n, size_t size)
+{
+	return fail_this_alloc() ? NULL : calloc(n ? n : 1, size ? size : 1);
+}
+
+void *b2b_realloc(void *p, size_t size)
+{
+	return fail_this_alloc() ? NULL : realloc(p, size ? size : 1);
+}
+
+__u32 b2b_type_words(const struct btf_type *t)
+{
+	__u32 vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		return 4;
+	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 3;
+	case BTF_KIND_ARRAY:
+		return 3 + 3;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return 3 + 3 * vlen;
+	case BTF_KIND_ENUM:
+		return 3 + 2 * vlen;
+	case BTF_KIND_ENUM64:
+		return 3 + 3 * vlen;
+	case BTF_KIND_FUNC_PROTO:
+		return 3 + 2 * vlen;
+	case BTF_KIND_VAR:
+		return 4;
+	case BTF_KIND_DATASEC:
+		return 3 + 3 * vlen;
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+enum b2b_word b2b_word_class(__u16 kind, __u32 i)
+{
+	if (i == 0)
+		return B2B_W_STR;
+	if (i == 1)
+		return B2B_W_PLAIN;
+	if (i == 2) {
+		switch (kind) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+		case BTF_KIND_FUNC_PROTO: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		case BTF_KIND_TYPE_TAG:
+			return B2B_W_REF;
+		default:
+			return B2B_W_PLAIN;
+		}
+	}
+	i -= 3;
+	switch (kind) {
+	case BTF_KIND_ARRAY:
+		return i < 2 ? B2B_W_REF : B2B_W_PLAIN;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return i % 3 == 0 ? B2B_W_STR : i % 3 == 1 ? B2B_W_REF : B2B_W_PLAIN;
+	case BTF_KIND_ENUM:
+		return i % 2 == 0 ? B2B_W_STR : B2B_W_PLAIN;
+	case BTF_KIND_ENUM64:
+		return i % 3 == 0 ? B2B_W_STR : B2B_W_PLAIN;
+	case BTF_KIND_FUNC_PROTO:
+		return i % 2 == 0 ? B2B_W_STR : B2B_W_REF;
+	case BTF_KIND_DATASEC:
+		return i % 3 == 0 ? B2B_W_REF : B2B_W_PLAIN;
+	default:
+		return B2B_W_PLAIN;
+	}
+}
+
+int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)
+{
+	__u32 off = 0, cap = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (size < sizeof(r->hdr))
+		return -EINVAL;
+	memcpy(&r->hdr, data, sizeof(r->hdr));
+	if (r->hdr.magic != BTF_MAGIC || r->hdr.hdr_len < sizeof(r->hdr) ||
+	    r->hdr.hdr_len > size || r->hdr.type_off % 4 ||
+	    (__u64)r->hdr.type_off + r->hdr.type_len > size - r->hdr.hdr_len ||
+	    (__u64)r->hdr.str_off + r->hdr.str_len > size - r->hdr.hdr_len ||
+	    (r->hdr.str_len && ((const char *)data)[r->hdr.hdr_len + r->hdr.str_off +
+						     r->hdr.str_len - 1]))
+		return -EINVAL;
+	r->types = (const char *)data + r->hdr.hdr_len + r->hdr.type_off;
+	r->strs = (const char *)data + r->hdr.hdr_len + r->hdr.str_off;
+	r->base = base;
+	r->start_id = base ? btf__type_cnt(base) : 1;
+	r->base_str_len = base ? (__u32)b2b_btf_str_end(base) : 0;
+	while (off < r->hdr.type_len) {
+		const struct btf_type *t = (const struct btf_type *)(r->types + off);
+		__u32 words;
+
+		if (r->hdr.type_len - off < sizeof(*t))
+			goto bad;
+		words = b2b_type_words(t);
+		if (!words || (__u64)words * 4 > r->hdr.type_len - off)
+			goto bad;
+		if (r->nr == cap) {
+			__u32 *p;
+
+			cap = cap ? cap * 2 : 1024;
+			p = b2b_realloc(r->offs, (size_t)cap * sizeof(*p));
+			if (!p) {
+				b2b_raw_free(r);
+				return -ENOMEM;
+			}
+			r->offs = p;
+		}
+		r->offs[r->nr++] = off;
+		off += words * 4;
+	}
+	return 0;
+bad:
+	b2b_raw_free(r);
+	return -EINVAL;
+}
+
+void b2b_raw_free(struct b2b_raw *r)
+{
+	free(r->offs);
+	r->offs = NULL;
+	r->nr = 0;
+}
+
+const char *b2b_raw_str(const struct b2b_raw *r, __u32 off)
+{
+	if (off < r->base_str_len)
+		return btf__str_by_offset(r->base, off);
+	off -= r->base_str_len;
+	return off < r->hdr.str_len ? r->strs + off : NULL;
+}
+
+const struct btf_type *b2b_raw_any_type(const struct b2b_raw *r, __u32 id)
+{
+	if (id < r->start_id)
+		return r->base ? btf__type_by_id(r->base, id) : NULL;
+	return id < b2b_raw_type_cnt(r) ? b2b_raw_type(r, id) : NULL;
+}
+
+const char *b2b_raw_name(const struct b2b_raw *r, const struct btf_type *t)
+{
+	const char *s = t ? b2b_raw_str(r, t->name_off) : NULL;
+
+	return s ? s : "";
+}
+
+void b2b_pass_out_free(struct b2b_pass_out *o)
+{
+	free(o->data);
+	free(o->map);
+	memset(o, 0, sizeof(*o));
+}
+
+char *b2b_raw_alloc(__u32 type_len, const void *strs, __u32 str_len, void **data, size_t *size)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+		.type_off = 0, .type_len = type_len, .str_off = type_len, .str_len = str_len,
+	};
+	size_t total = sizeof(h) + (size_t)type_len + str_len;
+	char *p = b2b_malloc(total);
+
+	if (!p)
+		return NULL;
+	memcpy(p, &h, sizeof(h));
+	if (str_len)
+		memcpy(p + sizeof(h) + type_len, strs, str_len);
+	*data = p;
+	*size = total;
+	return p + sizeof(h);
+}
+
+int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str_len,
+		  void **data, size_t *size)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+		.type_off = 0, .type_len = type_len, .str_off = type_len, .str_len = str_len,
+	};
+	size_t total = sizeof(h) + (size_t)type_len + str_len;
+	char *p = b2b_malloc(total);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	if (type_len)
+		memcpy(p + sizeof(h), types, type_len);
+	if (str_len)
+		memcpy(p + sizeof(h) + type_len, strs, str_len);
+	*data = p;
+	*size = total;
+	return 0;
+}
+
+static __u32 str_hash(const char *s)
+{
+	__u32 h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+int b2b_strtab_init(struct b2b_strtab *s, const struct b2b_strtab *base)
+{
+	memset(s, 0, sizeof(*s));
+	s->base = base;
+	s->cap = 4096;
+	s->buf = b2b_malloc(s->cap);
+	s->mask = 1023;
+	s->slots = b2b_calloc(s->mask + 1, sizeof(*s->slots));
+	if (!s->buf || !s->slots) {
+		b2b_strtab_free(s);
+		return -ENOMEM;
+	}
+	if (!base)
+		s->buf[s->len++] = 0;	/* "" at offset 0 */
+	return 0;
+}
+
+void b2b_strtab_free(struct b2b_strtab *s)
+{
+	free(s->buf);
+	free(s->slots);
+	memset(s, 0, sizeof(*s));
+}
+
+static long strtab_find(const struct b2b_strtab *s, const char *str, __u32 h, size_t *slot)
+{
+	size_t i = h & s->mask;
+
+	for (; s->slots[i]; i = (i + 1) & s->mask)
+		if (!strcmp(s->buf + s->slots[i] - 1, str))
+			return s->slots[i] - 1;
+	if (slot)
+		*slot = i;
+	return -1;
+}
+
+static int strtab_rehash(struct b2b_strtab *s)
+{
+	size_t mask = s->mask * 2 + 1;
+	__u32 *slots = b2b_calloc(mask + 1, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i <= s->mask; i++) {
+		size_t j;
+
+		if (!s->slots[i])
+			continue;
+		j = str_hash(s->buf + s->slots[i] - 1) & mask;
+		while (slots[j])
+			j = (j + 1) & mask;
+		slots[j] = s->slots[i];
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->mask = mask;
+	return 0;
+}
+
+long b2b_strtab_add(struct b2b_strtab *s, const char *str)
+{
+	size_t len = strlen(str) + 1, slot;
+	__u32 h;
+	long off;
+
+	if (!*str)
+		return 0;
+	h = str_hash(str);
+	if (s->base) {
+		off = strtab_find(s->base, str, h, NULL);
+		if (off >= 0)
+			return off;
+	}
+	off = strtab_find(s, str, h, &slot);
+	if (off >= 0)
+		return off + (s->base ? s->base->len : 0);
+	if (s->len + len > UINT32_MAX / 2)
+		return -E2BIG;
+	if ((s->nr + 1) * 2 > s->mask) {
+		if (strtab_rehash(s))
+			return -ENOMEM;
+		strtab_find(s, str, h, &slot);
+	}
+	if (s->len + len > s->cap) {
+		size_t cap = s->cap * 2;
+		char *p;
+
+		while (cap < s->len + len)
+			cap *= 2;
+		p = b2b_realloc(s->buf, cap);
+		if (!p)
+			return -ENOMEM;
+		s->buf = p;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, str, len);
+	s->slots[slot] = s->len + 1;
+	s->nr++;
+	off = s->len;
+	s->len += len;
+	return off + (s->base ? s->base->len : 0);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Raw BTF as the post-passes (dedup, sort, distill) read and write it:
+ * native-endian bytes, one BTF's own types indexed by id, every 32-bit word
+ * of a type classified (name offset, type id, plain value) so that hashing,
+ * comparing and renumbering are written once for every kind.
+ */
+#ifndef BTF2BTF_BTF_RAW_H
+#define BTF2BTF_BTF_RAW_H
+
+#include <bpf/btf.h>
+#include <linux/btf.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct b2b_raw {
+	struct btf_header hdr;
+	const char *types;	/* type section */
+	const char *strs;	/* string section */
+	const struct btf *base;	/* NULL unless split */
+	__u32 start_id;		/* first own id: 1, or the base's type count */
+	__u32 base_str_len;	/* split string offsets start here */
+	__u32 nr;		/* own types */
+	__u32 *offs;		/* offs[id - start_id]: offset in types */
+};
+
+enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
+
+/* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
+int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
+void b2b_raw_free(struct b2b_raw *r);
+
+/* Own type id (start_id <= id < start_id + nr). */
+static inline const struct btf_type *b2b_raw_type(const struct b2b_raw *r, __u32 id)
+{
+	return (const struct btf_type *)(r->types + r->offs[id - r->start_id]);
+}
+
+/* Name at a string offset of this BTF (or its base); NULL if out of range. */
+const char *b2b_raw_str(const struct b2b_raw *r, __u32 off);
+/* Type id (own or base), NULL past the end. */
+const struct btf_type *b2b_raw_any_type(const struct b2b_raw *r, __u32 id);
+/* Name of a type of this BTF or its base ("" when anonymous or out of range). */
+const char *b2b_raw_name(const struct b2b_raw *r, const struct btf_type *t);
+static inline __u32 b2b_raw_type_cnt(const struct b2b_raw *r)
+{
+	return r->start_id + r->nr;
+}
+
+/* 32-bit words of a type, header included; 0 for an unknown kind. */
+__u32 b2b_type_words(const struct btf_type *t);
+/* What word i (< b2b_type_words()) of a type of this kind holds. */
+enum b2b_word b2b_word_class(__u16 kind, __u32 i);
+
+/*
+ * The output of a pass: raw native-endian BTF (malloc'd) and, for every id
+ * of the input (0 .. type_cnt - 1, base ids included), its id in the output.
+ */
+struct b2b_pass_out {
+	void *data;
+	size_t size;
+	__u32 *map;
+	__u32 nr_map;		/* the input's type count */
+};
+
+void b2b_pass_out_free(struct b2b_pass_out *o);
+
+/* A raw BTF: header, then types, then strings (copied). */
+int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str_len,
+		  void **data, size_t *size);
+/* The same with room for type_len bytes of types, returned to be filled in:
+ * passes write their types straight into the result. NULL: -ENOMEM. */
+char *b2b_raw_alloc(__u32 type_len, const void *strs, __u32 str_len, void **data, size_t *size);
+
+/*
+ * Allocations of the passes: malloc/calloc, except that test builds
+ * (-DBTF2BTF_FAULT_INJECTION) fail the Nth one when b2b_fail_alloc_at == N
+ * (counted by b2b_allocs), to prove every error path leaves the handle as it was.
+ */
+void *b2b_malloc(size_t size);
+void *b2b_calloc(size_t n, size_t size);
+void *b2b_realloc(void *p, size_t size);
+extern unsigned long b2b_allocs, b2b_fail_alloc_at;
+
+/*
+ * Strings of a BTF being written: "" at 0, each string once, in the order
+ * added. A split BTF's builder first looks a string up in its base's
+ * builder (as libbpf's btf__add_str() does) and offsets its own by the
+ * base's length.
+ */
+struct b2b_strtab {
+	char *buf;
+	size_t len, cap;
+	__u32 *slots;		/* open addressing: offset + 1, 0 empty */
+	size_t mask, nr;
+	const struct b2b_strtab *base;
+};
+
+int b2b_strtab_init(struct b2b_strtab *s, const struct b2b_strtab *base);
+void b2b_strtab_free(struct b2b_strtab *s);
+/* Offset of str in the result (base strings included): >= 0, or -ENOMEM / -E2BIG. */
+long b2b_strtab_add(struct b2b_strtab *s, const char *str);
+
+#endif /* BTF2BTF_BTF_RAW_H */

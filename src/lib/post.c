@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The post-passes in the order 7.3's resolve_btfids runs them
+ * (finalize_btf: dedup, distill when the module is external, sort), each
+ * pass's id map composed into one map from the transform's ids to the final ones.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_post.h"
+
+void b2b_post_result_free(struct b2b_post_result *res)
+{
+	b2b_pass_out_free(&res->btf);
+	free(res->base_data);
+	btf__free(res->base);
+	memset(res, 0, sizeof(*res));
+}
+
+/* Take a pass's output as the current result. */
+static void step(struct b2b_post_result *res, struct b2b_pass_out *p)
+{
+	if (!p->data)
+		return;
+	free(res->btf.data);
+	res->btf.data = p->data;
+	res->btf.size = p->size;
+	if (res->btf.map) {
+		b2b_map_compose(res->btf.map, res->btf.nr_map, p->map);
+		free(p->map);
+	} else {
+		res->btf.map = p->map;
+		res->btf.nr_map = p->nr_map;
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res)
+{
+	const struct btf *base = in->base;
+	struct b2b_pass_out p = { 0 };
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+#define CUR_DATA (res->btf.data ? res->btf.data : in->data)
+#define CUR_SIZE (res->btf.data ? res->btf.size : in->size)
+	if (in->dedup) {
+		err = b2b_dedup(CUR_DATA, CUR_SIZE, base, in->first_new, &p, &res->full_dedup);
+		if (!err)
+			step(res, &p);
+	}
+	if (!err && in->distill) {
+		err = b2b_distill_base(CUR_DATA, CUR_SIZE, base, &res->base_data,
+				       &res->base_size, &p);
+		if (!err) {
+			step(res, &p);
+			errno = 0;
+			res->base = btf__new(res->base_data, res->base_size);
+			if (!res->base)
+				err = errno ? -errno : -ENOMEM;
+			base = res->base;
+		}
+	}
+	if (!err && in->sort) {
+		err = b2b_sort_by_name(CUR_DATA, CUR_SIZE, base, &p);
+		if (!err)
+			step(res, &p);
+	}
+#undef CUR_DATA
+#undef CUR_SIZE
+	if (err)
+		b2b_post_result_free(res);
+	return err;
+}

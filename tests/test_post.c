@@ -1,0 +1,855 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Post-passes: sort by name (order, remapping, fixed point), dedup (the
+ * hash path against libbpf's btf__dedup() on fixtures and random BTF),
+ * distilled base (libbpf parses the pair; every distilled type relocates
+ * onto the real base as btf_relocate.c matches), allocation failures at
+ * every allocation of the passes, malformed input.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btf_post.h"
+#include "builder.h"
+#include "helpers.h"
+
+#define ALL_POST (BTF2BTF_FEAT_IMPLICIT_ARGS | BTF2BTF_FEAT_DEDUP | BTF2BTF_FEAT_SORT)
+
+/* ---- a name-based canonical form of a type, for comparing BTFs ---- */
+
+static void canon(const struct btf *btf, __u32 id, int depth, char *buf, size_t size);
+
+static void canon_ref(const struct btf *btf, __u32 id, int depth, char *buf, size_t size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	if (!id) {
+		snprintf(buf, size, "void");
+		return;
+	}
+	/* named types are known by kind and name; the rest by structure */
+	if (t->name_off && !btf_is_func_proto(t)) {
+		snprintf(buf, size, "%u:%s", btf_kind(t), btf__name_by_offset(btf, t->name_off));
+		return;
+	}
+	canon(btf, id, depth + 1, buf, size);
+}
+
+static void canon(const struct btf *btf, __u32 id, int depth, char *buf, size_t size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t);
+	size_t len;
+
+	len = snprintf(buf, size, "(%u %s %x", btf_kind(t), btf__name_by_offset(btf, t->name_off),
+		       t->info);
+	for (__u32 i = 2; i < words && len < size; i++) {
+		char sub[1024];
+
+		switch (b2b_word_class(btf_kind(t), i)) {
+		case B2B_W_STR:
+			len += snprintf(buf + len, size - len, " '%s'",
+					btf__name_by_offset(btf, w[i]));
+			break;
+		case B2B_W_REF:
+			if (depth > 4)
+				snprintf(sub, sizeof(sub), "...");
+			else
+				canon_ref(btf, w[i], depth, sub, sizeof(sub));
+			len += snprintf(buf + len, size - len, " %s", sub);
+			break;
+		default:
+			len += snprintf(buf + len, size - len, " %u", w[i]);
+		}
+	}
+	if (len < size)
+		snprintf(buf + len, size - len, ")");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted canonical forms of btf's own types. */
+static char **canon_all(const struct btf *btf, __u32 *nr)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1, cnt = btf__type_cnt(btf);
+	char **v = calloc(cnt, sizeof(*v)), buf[4096];
+
+	for (__u32 id = start; id < cnt; id++) {
+		canon(btf, id, 0, buf, sizeof(buf));
+		v[id - start] = strdup(buf);
+	}
+	*nr = cnt - start;
+	qsort(v, *nr, sizeof(*v), cmp_str);
+	return v;
+}
+
+static void assert_same_types(const struct btf *a, const struct btf *b)
+{
+	__u32 na, nb;
+	char **va = canon_all(a, &na), **vb = canon_all(b, &nb);
+
+	assert_int_equal(na, nb);
+	for (__u32 i = 0; i < na; i++) {
+		if (strcmp(va[i], vb[i]))
+			fail_msg("types differ:\n  %s\n  %s", va[i], vb[i]);
+	}
+	for (__u32 i = 0; i < na; i++) {
+		free(va[i]);
+		free(vb[i]);
+	}
+	free(va);
+	free(vb);
+}
+
+static struct btf *parse_raw(const void *data, size_t size, const struct btf *base)
+{
+	struct btf *btf = b2b_btf_from_raw(data, size, base);
+
+	assert_non_null(btf);
+	return btf;
+}
+
+static const void *raw_of(struct btf *btf, size_t *size)
+{
+	__u32 sz = 0;
+	const void *raw = btf__raw_data(btf, &sz);
+
+	assert_non_null(raw);
+	*size = sz;
+	return raw;
+}
+
+/* ---- sort ---- */
+
+/* Names in strcmp order, anonymous first, ties in the old id order. */
+static void assert_sorted(const struct btf *btf, const __u32 *map, __u32 nr_map)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 start = base ? btf__type_cnt(base) : 1;
+	__u32 *old = calloc(btf__type_cnt(btf), sizeof(*old));
+
+	for (__u32 i = start; map && i < nr_map; i++)
+		old[map[i]] = i;
+	for (__u32 id = start + 1; id < btf__type_cnt(btf); id++) {
+		const char *p = btf__name_by_offset(btf, btf__type_by_id(btf, id - 1)->name_off);
+		const char *n = btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off);
+		int r = strcmp(p, n);
+
+		if (r > 0 || (r == 0 && map && old[id - 1] > old[id]))
+			fail_msg("types %u '%s' and %u '%s' out of order", id - 1, p, id, n);
+	}
+	free(old);
+}
+
+/* A BTF with names out of order, equal names, anonymous types and every
+ * kind of reference, decl tags included. */
+static struct btf *unsorted_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+	int i_int, s, p, fp, f1, f2, td, arr;
+
+	i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	s = btf__add_struct(btf, "zeta", 16);
+	btf__add_field(btf, "next", s + 1, 0, 0);	/* the pointer below */
+	btf__add_field(btf, "v", i_int, 64, 0);
+	p = btf__add_ptr(btf, s);
+	assert_int_equal(p, s + 1);
+	fp = btf__add_func_proto(btf, i_int);
+	btf__add_func_param(btf, "z", p);
+	f1 = btf__add_func(btf, "bpf_b", BTF_FUNC_GLOBAL, fp);
+	f2 = btf__add_func(btf, "bpf_a", BTF_FUNC_GLOBAL, fp);
+	btf__add_decl_tag(btf, "bpf_kfunc", f1, -1);
+	btf__add_decl_tag(btf, "bpf_kfunc", f2, -1);
+	btf__add_decl_tag(btf, "arg", f2, 0);
+	td = btf__add_typedef(btf, "alpha_t", s);
+	arr = btf__add_array(btf, i_int, td, 4);
+	btf__add_var(btf, "bpf_a", BTF_VAR_GLOBAL_ALLOCATED, arr);	/* same name, other kind */
+	btf__add_const(btf, p);
+	btf__add_struct(btf, "zeta", 0);				/* same name again */
+	btf__add_enum(btf, "", 4);
+	btf__add_enum_value(btf, "E", 1);
+	return btf;
+}
+
+static void test_sort_order_and_refs(void **state)
+{
+	struct btf *in = unsorted_btf(), *out;
+	struct b2b_pass_out o, again;
+	size_t size;
+	const void *raw = raw_of(in, &size);
+
+	(void)state;
+	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
+	assert_non_null(o.data);
+	out = parse_raw(o.data, o.size, NULL);
+	assert_int_equal(btf__type_cnt(out), btf__type_cnt(in));
+	assert_sorted(out, o.map, o.nr_map);
+	/* every type keeps its meaning, references included, through the map */
+	for (__u32 id = 1; id < btf__type_cnt(in); id++) {
+		char a[4096], b[4096];
+
+		canon(in, id, 0, a, sizeof(a));
+		canon(out, o.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	assert_same_types(in, out);
+	/* anonymous types first: the enum, the proto, the pointer... */
+	assert_int_equal(btf__type_by_id(out, 1)->name_off, 0);
+	/* decl tags follow their FUNC: bpf_a's tags point at bpf_a */
+	for (__u32 id = 1; id < btf__type_cnt(out); id++) {
+		const struct btf_type *t = btf__type_by_id(out, id);
+
+		if (btf_is_decl_tag(t) && btf_decl_tag(t)->component_idx == 0)
+			assert_string_equal(btf__name_by_offset(out, btf__type_by_id(out, t->type)->name_off), "bpf_a");
+	}
+	/* sorted again: unchanged */
+	assert_int_equal(b2b_sort_by_name(o.data, o.size, NULL, &again), 0);
+	assert_null(again.data);
+	assert_null(again.map);
+	btf__free(out);
+	b2b_pass_out_free(&o);
+	btf__free(in);
+}
+
+static void test_sort_split_only_split_part(void **state)
+{
+	const char *base = th_fixture("split.o");
+	struct btf *bbtf = th_parse(base, NULL), *mbtf = th_parse(th_fixture("split.o.ko"), bbtf);
+	__u32 start = btf__type_cnt(bbtf);
+	struct b2b_pass_out o;
+	struct btf *out;
+	size_t size;
+	const void *raw = raw_of(mbtf, &size);
+
+	(void)state;
+	assert_int_equal(b2b_sort_by_name(raw, size, bbtf, &o), 0);
+	assert_non_null(o.data);
+	for (__u32 i = 0; i < start; i++)
+		assert_int_equal(o.map[i], i);	/* base ids never move */
+	out = parse_raw(o.data, o.size, bbtf);
+	assert_sorted(out, o.map, o.nr_map);
+	assert_same_types(mbtf, out);
+	btf__free(out);
+	b2b_pass_out_free(&o);
+	btf__free(mbtf);
+	btf__free(bbtf);
+}
+
+/* Through the library: sorted output written and run again is byte-identical,
+ * and the kfunc table points at the same FUNCs by name. */
+static void test_sort_idempotent_and_kfuncs_remapped(void **state)
+{
+	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	const char *out1 = th_path("out1.btf"), *out2 = th_path("out2.btf");
+	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	struct btf2btf *b = th_open(path, &o);
+	const struct btf *btf;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_true(btf2btf__changed(b));
+	btf = btf2btf__btf(b);
+	assert_non_null(btf);
+	assert_sorted(btf, NULL, 0);
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++) {
+		const struct btf2btf_kfunc *k = btf2btf__kfunc(b, i);
+		const struct btf_type *t = btf__type_by_id(btf, k->btf_id);
+		char impl[512];
+
+		assert_true(btf_is_func(t));
+		assert_string_equal(btf__name_by_offset(btf, t->name_off), k->name);
+		if (i)
+			assert_true(btf2btf__kfunc(b, i - 1)->btf_id < k->btf_id);
+		if (!k->impl_id)
+			continue;
+		snprintf(impl, sizeof(impl), "%s_impl", k->name);
+		t = btf__type_by_id(btf, k->impl_id);
+		assert_string_equal(btf__name_by_offset(btf, t->name_off), impl);
+	}
+	assert_int_equal(btf2btf__write_raw(b, out1), 0);
+	btf2btf__close(b);
+
+	/* the written ELF, run again: nothing left to change */
+	b = th_open(path, &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_elf(b), 0);
+	btf2btf__close(b);
+	b = th_open(path, &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_false(btf2btf__changed(b));
+	assert_int_equal(btf2btf__write_raw(b, out2), 0);
+	btf2btf__close(b);
+	assert_true(th_same_file(out1, out2));
+	th_cleanup();
+}
+
+static void test_resolved_btf_ids_refused(void **state)
+{
+	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
+	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	struct btf2btf *b = th_open(path, &o);
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), -EINVAL);
+	assert_non_null(strstr(th_log_errors, "resolved already"));
+	assert_false(btf2btf__changed(b));
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+/* ---- dedup ---- */
+
+static void check_dedup_equivalent(const void *raw, size_t size, const struct btf *base,
+				   __u32 first_new, bool expect_full)
+{
+	struct b2b_pass_out fast, full;
+	struct btf *a, *b;
+	bool went_full;
+
+	assert_int_equal(b2b_dedup(raw, size, base, first_new, &fast, &went_full), 0);
+	assert_int_equal(b2b_dedup_full(raw, size, base, &full), 0);
+	if (expect_full)
+		assert_true(went_full);
+	a = parse_raw(fast.data ? fast.data : raw, fast.data ? fast.size : size, base);
+	b = parse_raw(full.data, full.size, base);
+	assert_same_types(a, b);
+	/* the maps agree on what each old type became */
+	for (__u32 id = 1; fast.map && id < fast.nr_map; id++) {
+		char x[4096], y[4096];
+
+		canon(a, fast.map[id], 0, x, sizeof(x));
+		canon(b, full.map[id], 0, y, sizeof(y));
+		assert_string_equal(x, y);
+	}
+	btf__free(a);
+	btf__free(b);
+	b2b_pass_out_free(&fast);
+	b2b_pass_out_free(&full);
+}
+
+static unsigned int rnd_state = 12345;
+
+static unsigned int rnd(unsigned int n)
+{
+	rnd_state = rnd_state * 1103515245 + 12345;
+	return (rnd_state >> 8) % n;
+}
+
+/*
+ * Random deduplicated "pahole output" (btf__dedup() run on it), then what a
+ * transform appends: copies of old protos/pointers/FUNCs/tags (which dedup
+ * must fold), new ones, tags on new FUNCs, old FUNCs repointed.
+ */
+static struct btf *random_btf(__u32 *first_new)
+{
+	struct btf *btf = btf__new_empty();
+	int ints[3], nr_old;
+
+	ints[0] = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	ints[1] = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	ints[2] = btf__add_struct(btf, "bpf_prog_aux", 8);
+	btf__add_field(btf, "x", ints[1], 0, 0);
+	for (int i = 0; i < 60; i++) {
+		int k = rnd(4), ty = rnd(btf__type_cnt(btf) - 1) + 1, id;
+		const struct btf_type *t = btf__type_by_id(btf, ty);
+		char name[32];
+
+		if (btf_is_func(t) || btf_is_decl_tag(t))
+			ty = ints[rnd(3)];
+		snprintf(name, sizeof(name), "f%u", rnd(20));
+		switch (k) {
+		case 0:
+			btf__add_ptr(btf, ty);
+			break;
+		case 1:
+			btf__add_const(btf, ty);
+			break;
+		default:
+			id = btf__add_func_proto(btf, ints[rnd(2)]);
+			for (unsigned int p = rnd(4); p; p--)
+				btf__add_func_param(btf, rnd(2) ? "a" : "b", rnd(2) ? ty : ints[rnd(3)]);
+			id = btf__add_func(btf, name, BTF_FUNC_GLOBAL, id);
+			if (rnd(2))
+				btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
+		}
+	}
+	assert_int_equal(btf__dedup(btf, NULL), 0);
+	nr_old = btf__type_cnt(btf);
+	*first_new = nr_old;
+	for (int i = 0; i < 20; i++) {
+		int src = rnd(nr_old - 1) + 1, id;
+		const struct btf_type *t = btf__type_by_id(btf, src);
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_FUNC_PROTO: {
+			/* a copy of an old proto, maybe cut short (a reduced proto) */
+			const struct btf_param *p = btf_params(t);
+			__u16 vlen = btf_vlen(t), keep = rnd(2) ? vlen : rnd(vlen + 1);
+			struct btf_param params[8];
+			int ret = t->type, f;
+
+			memcpy(params, p, vlen * sizeof(*p));
+			id = btf__add_func_proto(btf, ret);
+			for (__u16 j = 0; j < keep; j++)
+				btf__add_func_param(btf, btf__name_by_offset(btf, params[j].name_off),
+						    params[j].type);
+			f = btf__add_func(btf, rnd(2) ? "fnew" : "f1", BTF_FUNC_GLOBAL, id);
+			if (rnd(2))
+				btf__add_decl_tag(btf, "bpf_kfunc", f, -1);
+			break;
+		}
+		case BTF_KIND_PTR:
+		case BTF_KIND_CONST:
+			btf__add_ptr(btf, src);
+			btf__add_ptr(btf, t->type);	/* often a copy of src itself */
+			break;
+		case BTF_KIND_FUNC:
+			btf__add_func(btf, btf__name_by_offset(btf, t->name_off), BTF_FUNC_GLOBAL,
+				      t->type);
+			break;
+		default:
+			btf__add_const(btf, src);
+		}
+	}
+	/* an old FUNC repointed at a new proto, as the transform repoints kfuncs */
+	for (__u32 id = *first_new; id < btf__type_cnt(btf); id++) {
+		if (btf_is_func_proto(btf__type_by_id(btf, id))) {
+			for (__u32 o = 1; o < *first_new; o++) {
+				struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, o);
+
+				if (btf_is_func(t) && rnd(3) == 0) {
+					t->type = id;
+					break;
+				}
+			}
+			break;
+		}
+	}
+	return btf;
+}
+
+static void test_dedup_random_matches_btf_dedup(void **state)
+{
+	unsigned int hash_path = 0;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		__u32 first_new;
+		struct btf *btf = random_btf(&first_new);
+		struct b2b_pass_out o;
+		size_t size;
+		const void *raw = raw_of(btf, &size);
+		bool full;
+
+		check_dedup_equivalent(raw, size, NULL, first_new, false);
+		assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+		hash_path += !full;
+		b2b_pass_out_free(&o);
+		btf__free(btf);
+	}
+	/* most rounds must exercise the hash path, not the fallback */
+	print_message("dedup: %u of 300 random BTFs on the hash path\n", hash_path);
+	assert_true(hash_path > 150);
+}
+
+static void test_dedup_fixtures(void **state)
+{
+	const char *fx[] = { "kfuncs.gcc.o", "kfuncs.clang.o", "basic.o" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		struct btf2btf_opts o = { .sz = sizeof(o), .features = BTF2BTF_FEAT_IMPLICIT_ARGS };
+		struct btf2btf *b = th_open(th_fixture(fx[i]), &o);
+		struct btf *orig = th_parse(th_fixture(fx[i]), NULL);
+		const void *raw;
+		size_t size;
+
+		assert_int_equal(btf2btf__transform(b), 0);
+		assert_int_equal(btf2btf__raw_btf(b, &raw, &size), 0);
+		check_dedup_equivalent(raw, size, NULL, btf__type_cnt(orig), false);
+		btf__free(orig);
+		btf2btf__close(b);
+	}
+	/* split: the fixture module repeats base types (not deduplicated): full path */
+	{
+		struct btf *bbtf = th_parse(th_fixture("split.o"), NULL);
+		struct btf *mbtf = th_parse(th_fixture("split.o.ko"), bbtf);
+		size_t size;
+		const void *raw = raw_of(mbtf, &size);
+
+		check_dedup_equivalent(raw, size, bbtf, btf__type_cnt(mbtf) - 2, true);
+		btf__free(mbtf);
+		btf__free(bbtf);
+	}
+	th_cleanup();
+}
+
+/* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
+static void test_dedup_sys_vmlinux(void **state)
+{
+	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	struct b2b_pass_out o;
+	size_t size;
+	const void *raw;
+	bool full;
+
+	(void)state;
+	if (!btf)
+		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
+	raw = raw_of(btf, &size);
+	assert_int_equal(b2b_dedup(raw, size, NULL, btf__type_cnt(btf), &o, &full), 0);
+	assert_false(full);
+	assert_null(o.data);
+	/* and btf__dedup() agrees: the same types, no id moves */
+	assert_int_equal(b2b_dedup_full(raw, size, NULL, &o), 0);
+	for (__u32 i = 0; i < o.nr_map; i++)
+		assert_int_equal(o.map[i], i);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
+/* ---- distilled base ---- */
+
+/* What btf_relocate.c asks of a distilled base type: one base type of its
+ * name with a compatible kind (and size, where it has one). */
+static void assert_relocatable(const struct btf *dist, const struct btf *full)
+{
+	for (__u32 id = 1; id < btf__type_cnt(dist); id++) {
+		const struct btf_type *d = btf__type_by_id(dist, id);
+		const char *name = btf__name_by_offset(dist, d->name_off);
+		int found = 0;
+
+		assert_true(name && *name);
+		for (__u32 f = 1; f < btf__type_cnt(full); f++) {
+			const struct btf_type *t = btf__type_by_id(full, f);
+			bool ok = false;
+
+			if (strcmp(btf__name_by_offset(full, t->name_off), name))
+				continue;
+			switch (btf_kind(d)) {
+			case BTF_KIND_FWD:
+				ok = btf_is_fwd(t) ? btf_kflag(t) == btf_kflag(d) :
+				     btf_is_struct(t) ? !btf_kflag(d) : btf_is_union(t) && btf_kflag(d);
+				break;
+			case BTF_KIND_INT:
+				ok = btf_is_int(t) && t->size == d->size &&
+				     btf_int_encoding(t) == btf_int_encoding(d);
+				break;
+			case BTF_KIND_FLOAT:
+				ok = btf_is_float(t) && t->size == d->size;
+				break;
+			case BTF_KIND_ENUM:
+				ok = (btf_is_enum(t) || btf_is_enum64(t)) && t->size == d->size;
+				assert_int_equal(btf_vlen(d), 0);
+				break;
+			case BTF_KIND_STRUCT:
+			case BTF_KIND_UNION:
+				ok = btf_kind(t) == btf_kind(d) && t->size == d->size;
+				assert_int_equal(btf_vlen(d), 0);
+				break;
+			default:
+				fail_msg("distilled base type '%s' has kind %u", name, btf_kind(d));
+			}
+			found += ok;
+		}
+		if (found != 1)
+			fail_msg("distilled base type '%s': %d candidates in the base", name, found);
+	}
+}
+
+static void test_distill_split_fixture(void **state)
+{
+	const char *base = th_fixture("split.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *out = th_path("mod.btf"), *out_base = th_path("mod.btf.base");
+	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
+				  .features = ALL_POST };
+	struct btf *full = th_parse(base, NULL), *orig = th_parse(mod, full), *dist, *split;
+	struct btf2btf *b = th_open(mod, &o);
+	const void *raw;
+	size_t size;
+
+	(void)state;
+	assert_int_equal(btf2btf__raw_base_btf(b, &raw, &size), -ENOENT);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__raw_base_btf(b, &raw, &size), 0);
+	assert_int_equal(btf2btf__write_raw(b, out), 0);
+	assert_int_equal(btf2btf__write_raw_base(b, out_base), 0);
+	/* the kfunc table names the kfuncs in the split BTF on the distilled base */
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++) {
+		const struct btf2btf_kfunc *k = btf2btf__kfunc(b, i);
+		const struct btf *r = btf2btf__btf(b);
+
+		assert_string_equal(btf__name_by_offset(r, btf__type_by_id(r, k->btf_id)->name_off),
+				    k->name);
+	}
+	btf2btf__close(b);
+
+	dist = btf__parse_raw(out_base);
+	assert_non_null(dist);
+	split = btf__parse_raw_split(out, dist);
+	assert_non_null(split);
+	assert_true(btf__type_cnt(dist) < btf__type_cnt(full));
+	assert_relocatable(dist, full);
+	/* the module's kfuncs, as the transform left them */
+	assert_int_equal(btf_vlen(btf__type_by_id(split, btf__type_by_id(split,
+		th_find(split, "bpf_kfunc_implicit_arg", BTF_KIND_FUNC))->type)), 1);
+	th_find(split, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC);
+	assert_sorted(split, NULL, 0);
+	btf__free(split);
+	btf__free(dist);
+	btf__free(orig);
+	btf__free(full);
+	th_cleanup();
+}
+
+/* The same pass on a split BTF built against the machine's vmlinux: the
+ * distilled types all relocate, and the split types mean what they meant. */
+static void test_distill_on_sys_vmlinux(void **state)
+{
+	struct btf *full = btf__parse("/sys/kernel/btf/vmlinux", NULL), *mod, *dist, *split;
+	int task = btf__find_by_name_kind(full, "task_struct", BTF_KIND_STRUCT);
+	int u64 = btf__find_by_name_kind(full, "u64", BTF_KIND_TYPEDEF);
+	int ptr, anon, proto, func;
+	struct b2b_pass_out o;
+	void *braw;
+	size_t bsize, size;
+	const void *raw;
+
+	(void)state;
+	if (!full || task <= 0 || u64 <= 0)
+		fail_msg("this test needs /sys/kernel/btf/vmlinux with task_struct and u64");
+	mod = btf__new_empty_split(full);
+	ptr = btf__add_ptr(mod, task);
+	anon = btf__add_struct(mod, "mod_state", 16);
+	btf__add_field(mod, "t", ptr, 0, 0);
+	btf__add_field(mod, "v", u64, 64, 0);
+	proto = btf__add_func_proto(mod, u64);
+	btf__add_func_param(mod, "s", btf__add_ptr(mod, anon));
+	func = btf__add_func(mod, "mod_fn", BTF_FUNC_GLOBAL, proto);
+	btf__add_decl_tag(mod, "bpf_kfunc", func, -1);
+	raw = raw_of(mod, &size);
+	assert_int_equal(b2b_distill_base(raw, size, full, &braw, &bsize, &o), 0);
+	dist = parse_raw(braw, bsize, NULL);
+	split = parse_raw(o.data, o.size, dist);
+	assert_relocatable(dist, full);
+	/* task_struct is in the distilled base, empty; the u64 typedef moved into the split */
+	th_find(dist, "task_struct", BTF_KIND_STRUCT);
+	assert_true(btf__find_by_name_kind(dist, "u64", BTF_KIND_TYPEDEF) < 0);
+	assert_true((__u32)th_find(split, "u64", BTF_KIND_TYPEDEF) >= btf__type_cnt(dist));
+	for (__u32 id = btf__type_cnt(full); id < btf__type_cnt(mod); id++) {
+		char a[4096], b[4096];
+
+		canon(mod, id, 0, a, sizeof(a));
+		canon(split, o.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	btf__free(split);
+	btf__free(dist);
+	free(braw);
+	b2b_pass_out_free(&o);
+	btf__free(mod);
+	btf__free(full);
+}
+
+/* Both sections of an object, dumped with objcopy. */
+static void dump_sections(const char *obj, const char *btf_out, const char *base_out)
+{
+	struct run r;
+
+	th_require_tool("objcopy");
+	th_sh(&r, "objcopy --dump-section .BTF=%s --dump-section .BTF.base=%s %s %s",
+	      btf_out, base_out, obj, th_path("scratch.o"));
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+}
+
+static void assert_distilled_pair(const char *btf_path, const char *base_path,
+				  const struct btf *full)
+{
+	struct btf *dist = btf__parse_raw(base_path), *split;
+
+	assert_non_null(dist);
+	split = btf__parse_raw_split(btf_path, dist);
+	assert_non_null(split);
+	assert_relocatable(dist, full);
+	th_find(split, "bpf_kfunc_implicit_arg_impl", BTF_KIND_FUNC);
+	btf__free(split);
+	btf__free(dist);
+}
+
+/* The CLI: .BTF.base added to the ELF (then replaced, never doubled), or
+ * FILE.base beside -o FILE; --distill-base without -B is a usage error. */
+static void test_distill_cli(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *mod2 = th_copy_fixture("split.o.ko", "mod2.ko");
+	const char *btf = th_path("s.btf"), *dist = th_path("s.btf.base");
+	struct btf *full = th_parse(base, NULL);
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "--distill-base", mod, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--distill-base needs --btf-base"));
+	th_run_free(&r);
+
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", mod, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	dump_sections(mod, btf, dist);
+	assert_distilled_pair(btf, dist, full);
+
+	/* an object that has a .BTF.base already: replaced, not added twice */
+	th_sh(&r, "objcopy --add-section .BTF.base=%s %s", btf, mod2);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", mod2, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'", mod2);
+	assert_string_equal(r.out, "1\n");
+	th_run_free(&r);
+	dump_sections(mod2, btf, dist);
+	assert_distilled_pair(btf, dist, full);
+
+	/* raw output: FILE and FILE.base */
+	unlink(btf);
+	unlink(dist);
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", "-o", btf,
+				     th_fixture("split.o.ko"), NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_distilled_pair(btf, dist, full);
+	btf__free(full);
+	th_cleanup();
+}
+
+static void test_distill_needs_base(void **state)
+{
+	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
+	struct btf2btf *b = NULL;
+
+	(void)state;
+	assert_int_equal(btf2btf__open(th_fixture("basic.o"), &o, &b), -EINVAL);
+	assert_null(b);
+}
+
+/* ---- allocation failures and malformed input ---- */
+
+static void snapshot(struct btf2btf *b, void **raw, size_t *size, __u32 *ids)
+{
+	const void *r;
+
+	assert_int_equal(btf2btf__raw_btf(b, &r, size), 0);
+	*raw = malloc(*size);
+	memcpy(*raw, r, *size);
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
+		ids[i] = btf2btf__kfunc(b, i)->btf_id;
+}
+
+static void test_alloc_failures(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
+				  .features = ALL_POST };
+	unsigned long n;
+	bool done = false;
+
+	(void)state;
+	for (n = 1; !done && n < 10000; n++) {
+		struct btf2btf *b = th_open(mod, &o);
+		__u32 ids[64], ids_after[64];
+		void *before, *after;
+		size_t sb, sa;
+		int err;
+
+		assert_true(btf2btf__kfunc_cnt(b) <= 64);
+		snapshot(b, &before, &sb, ids);
+		b2b_allocs = 0;
+		b2b_fail_alloc_at = n;
+		err = btf2btf__transform(b);
+		b2b_fail_alloc_at = 0;
+		if (b2b_allocs < n) {
+			assert_int_equal(err, 0);	/* every allocation already failed once */
+			done = true;
+		} else {
+			assert_int_equal(err, -ENOMEM);
+			assert_false(btf2btf__changed(b));
+			assert_int_equal(btf2btf__raw_base_btf(b, (const void **)&after, &sa), -ENOENT);
+			snapshot(b, &after, &sa, ids_after);
+			assert_int_equal(sa, sb);
+			assert_memory_equal(after, before, sb);
+			assert_memory_equal(ids_after, ids, btf2btf__kfunc_cnt(b) * sizeof(*ids));
+			free(after);
+		}
+		free(before);
+		btf2btf__close(b);
+	}
+	assert_true(done);
+	print_message("post-passes: %lu allocations failed one at a time\n", n - 2);
+	assert_true(n > 10);
+	th_cleanup();
+}
+
+static void test_malformed_raw(void **state)
+{
+	struct btf *btf = unsorted_btf();
+	struct b2b_pass_out o;
+	size_t size;
+	const char *raw = raw_of(btf, &size);
+	char *bad = malloc(size);
+	struct btf_header *h = (struct btf_header *)bad;
+	void *bo;
+	size_t bs;
+
+	(void)state;
+	/* cut inside the type section, unknown kind, strings not terminated, bad magic */
+	for (int c = 0; c < 4; c++) {
+		memcpy(bad, raw, size);
+		switch (c) {
+		case 0: h->type_len -= 2; h->str_off -= 2; break;
+		case 1: ((struct btf_type *)(bad + h->hdr_len))->info = 31U << 24; break;
+		case 2: bad[size - 1] = 'x'; break;
+		case 3: h->magic = 0; break;
+		}
+		assert_int_equal(b2b_sort_by_name(bad, size, NULL, &o), -EINVAL);
+		assert_int_equal(b2b_dedup(bad, size, NULL, 2, &o, NULL), -EINVAL);
+		assert_int_equal(b2b_distill_base(bad, size, btf, &bo, &bs, &o), -EINVAL);
+	}
+	assert_int_equal(b2b_sort_by_name(raw, 10, NULL, &o), -EINVAL);
+	free(bad);
+	btf__free(btf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sort_order_and_refs),
+		cmocka_unit_test(test_sort_split_only_split_part),
+		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
+		cmocka_unit_test(test_resolved_btf_ids_refused),
+		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
+		cmocka_unit_test(test_dedup_fixtures),
+		cmocka_unit_test(test_dedup_sys_vmlinux),
+		cmocka_unit_test(test_distill_split_fixture),
+		cmocka_unit_test(test_distill_on_sys_vmlinux),
+		cmocka_unit_test(test_distill_needs_base),
+		cmocka_unit_test(test_distill_cli),
+		cmocka_unit_test(test_alloc_failures),
+		cmocka_unit_test(test_malformed_raw),
+	};
+
+	return cmocka_run_group_tests_name("post", tests, NULL, NULL);
+}
