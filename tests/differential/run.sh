@@ -32,7 +32,7 @@ set -uo pipefail
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
 RB=${2:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
 ROOT=$(pwd)
-B2B=$ROOT/$BUILD/btf2btf
+B2B=${DIFF_BTF2BTF:-$ROOT/$BUILD/btf2btf}
 MKF=$ROOT/$BUILD/fixtures/mkfixture
 CANON=$ROOT/$BUILD/tests/btfcanon
 FX=$ROOT/$BUILD/fixtures
@@ -155,8 +155,7 @@ run_case() {
 	# multiset difference; upstream-only DANGLING decl tags are the documented one
 	diff "$c.up" "$c.ours" > "$c.diff"
 	local undoc dangling
-	undoc=$(grep -E '^[<>] ' "$c.diff" | grep -cvE '^< decl_tag.* DANGLING$')
-	dangling=$(grep -cE '^< decl_tag.* DANGLING$' "$c.diff")
+	read -r undoc dangling < <(awk -f "$ROOT/tests/differential/classify.awk" "$c.diff")
 	if [ "$undoc" -eq 0 ]; then
 		echo "documented $dangling" > "$W/res/$name"
 	else
@@ -205,7 +204,25 @@ for name in "${difflist[@]}"; do
 	[ "$base" != - ] || base=
 	echo "     inputs: $W/in/$name.{o,BTF.1${base:+,base}}; outputs: $W/up/$name/, $W/ours/$name.BTF"
 done
-[ "$diffs" -eq 0 ] || echo
+if [ "$diffs" -ne 0 ]; then
+	# the differences by cause: the failing side's first message, or the
+	# kind of canonical line that differs, names and paths folded
+	echo
+	echo "differences by cause (count, first object):"
+	for name in "${difflist[@]}"; do
+		read -r outcome < "$W/res/$name"
+		c=$W/canon/$name
+		case $outcome in
+		"different exit status: upstream 0"*) why="btf2btf refused: $(grep -m1 -iE 'error|unrecognized' "$c.ours.log")" ;;
+		"different exit status"*) why="upstream refused: $(grep -m1 -iE 'error' "$c.up.log")" ;;
+		"different: "*"canonical"*)
+			why="canonical: $(grep -m1 -E '^[<>] ' "$c.diff" | sed -E "s/^(. [a-z_]+(\\[attr\\])?( '[^']*')?).*/\\1/")" ;;
+		*) why=$outcome ;;
+		esac
+		printf '%s\t%s\n' "$(printf '%s' "$why" | sed -E "s|$W/[^ :]*|OBJ|g; s/bpf_(r[0-9a-f]{4}|base)_kf[0-9]+/KFUNC/g; s/r[0-9a-f]{4}_/rXXXX_/g" | cut -c1-150)" "$name"
+	done | awk -F'\t' '{ n[$1]++; if (!($1 in first)) first[$1] = $2 } END { for (k in n) printf "  %5d  %s  (%s)\n", n[k], k, first[k] }' | sort -rn | head -12
+	echo
+fi
 
 echo "differential: $total objects ($N random, seed $SEED; $nfix fixtures)"
 echo "  same:               $((same)) ($bytes byte-identical)"
