@@ -251,7 +251,7 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 {
 	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
 	const char *out1 = th_path("out1.btf"), *out2 = th_path("out2.btf");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 	const struct btf *btf;
 
@@ -298,7 +298,7 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 static void test_sort_big_endian(void **state)
 {
 	const char *be = th_path("be.btf"), *le = th_path("le.btf");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b;
 	struct btf *bb, *lb;
 	unsigned char *raw;
@@ -330,7 +330,7 @@ static void test_sort_big_endian(void **state)
 static void test_resolved_btf_ids_refused(void **state)
 {
 	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 
 	(void)state;
@@ -512,7 +512,7 @@ static void test_dedup_fixtures(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
-		struct btf2btf_opts o = { .sz = sizeof(o), .features = BTF2BTF_FEAT_IMPLICIT_ARGS };
+		BTF2BTF_OPTS(o, .features = BTF2BTF_FEAT_IMPLICIT_ARGS);
 		struct btf2btf *b = th_open(th_fixture(fx[i]), &o);
 		struct btf *orig = th_parse(th_fixture(fx[i]), NULL);
 		const void *raw;
@@ -647,8 +647,7 @@ static void test_distill_split_fixture(void **state)
 	const char *base = th_fixture("split.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *out = th_path("mod.btf"), *out_base = th_path("mod.btf.base");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
-				  .features = ALL_POST };
+	BTF2BTF_OPTS(o, .base_path = base, .distill_base = true, .features = ALL_POST);
 	struct btf *full = th_parse(base, NULL), *orig = th_parse(mod, full), *dist, *split;
 	struct btf2btf *b = th_open(mod, &o);
 	const void *raw;
@@ -917,7 +916,7 @@ static void test_distill_killed_mid_write(void **state)
 
 static void test_distill_needs_base(void **state)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
+	BTF2BTF_OPTS(o, .distill_base = true);
 	struct btf2btf *b = NULL;
 
 	(void)state;
@@ -984,9 +983,8 @@ static void test_alloc_failures(void **state)
 	const char *base = th_copy_fixture("split.o", "base.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *obj = th_copy_fixture("kfuncs.gcc.o", "obj.o");
-	struct btf2btf_opts split = { .sz = sizeof(split), .base_path = base, .distill_base = true,
-				      .features = ALL_POST };
-	struct btf2btf_opts plain = { .sz = sizeof(plain), .features = ALL_POST };
+	BTF2BTF_OPTS(split, .base_path = base, .distill_base = true, .features = ALL_POST);
+	BTF2BTF_OPTS(plain, .features = ALL_POST);
 	unsigned long full, hash;
 
 	(void)state;
