@@ -538,6 +538,34 @@ static void test_dedup_fixtures(void **state)
 	th_cleanup();
 }
 
+/* Old types equal to each other, of a kind the transform never adds (an
+ * array): not deduplicated, so btf__dedup() runs and folds them too. */
+static void test_dedup_old_duplicates_fall_back(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED), first_new, proto;
+	struct b2b_pass_out o;
+	size_t size;
+	const void *raw;
+	bool full;
+
+	(void)state;
+	btf__add_array(btf, i_int, i_int, 2);
+	btf__add_array(btf, i_int, i_int, 2);
+	proto = btf__add_func_proto(btf, i_int);
+	btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto);
+	first_new = btf__type_cnt(btf);
+	btf__add_func_proto(btf, i_int);	/* what a transform appends: a copy */
+	raw = raw_of(btf, &size);
+	check_dedup_equivalent(raw, size, NULL, first_new, true);
+	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+	assert_true(full);
+	assert_int_equal(o.map[3], 2);	/* the second array folded into the first */
+	assert_int_equal(o.map[first_new], o.map[proto]);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
 static void test_dedup_sys_vmlinux(void **state)
 {
@@ -1037,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
+		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
 		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),
