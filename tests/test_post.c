@@ -292,6 +292,40 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
+/* A big-endian object: the passes run on native bytes, the output keeps
+ * the object's byte order and holds the types the little-endian twin gets. */
+static void test_sort_big_endian(void **state)
+{
+	const char *be = th_path("be.btf"), *le = th_path("le.btf");
+	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	struct btf2btf *b;
+	struct btf *bb, *lb;
+	unsigned char *raw;
+	size_t size;
+
+	(void)state;
+	b = th_open(th_fixture("basic-be.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, be), 0);
+	btf2btf__close(b);
+	b = th_open(th_fixture("basic.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, le), 0);
+	btf2btf__close(b);
+	raw = th_read(be, &size);
+	assert_true(size > 2 && raw[0] == 0xeb && raw[1] == 0x9f);
+	free(raw);
+	bb = btf__parse_raw(be);
+	lb = btf__parse_raw(le);
+	assert_non_null(bb);
+	assert_non_null(lb);
+	assert_sorted(bb, NULL, 0);
+	assert_same_types(bb, lb);
+	btf__free(bb);
+	btf__free(lb);
+	th_cleanup();
+}
+
 static void test_resolved_btf_ids_refused(void **state)
 {
 	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
@@ -399,23 +433,33 @@ static struct btf *random_btf(__u32 *first_new)
 
 			memcpy(params, p, vlen * sizeof(*p));
 			id = btf__add_func_proto(btf, ret);
-			for (__u16 j = 0; j < keep; j++)
-				btf__add_func_param(btf, btf__name_by_offset(btf, params[j].name_off),
-						    params[j].type);
+			for (__u16 j = 0; j < keep; j++) {
+				char pname[64];	/* copied: adding strings may move them */
+
+				snprintf(pname, sizeof(pname), "%s",
+					 btf__name_by_offset(btf, params[j].name_off));
+				btf__add_func_param(btf, pname, params[j].type);
+			}
 			f = btf__add_func(btf, rnd(2) ? "fnew" : "f1", BTF_FUNC_GLOBAL, id);
 			if (rnd(2))
 				btf__add_decl_tag(btf, "bpf_kfunc", f, -1);
 			break;
 		}
 		case BTF_KIND_PTR:
-		case BTF_KIND_CONST:
+		case BTF_KIND_CONST: {
+			__u32 target = t->type;	/* t moves when types are added */
+
 			btf__add_ptr(btf, src);
-			btf__add_ptr(btf, t->type);	/* often a copy of src itself */
+			btf__add_ptr(btf, target);	/* often a copy of src itself */
 			break;
-		case BTF_KIND_FUNC:
-			btf__add_func(btf, btf__name_by_offset(btf, t->name_off), BTF_FUNC_GLOBAL,
-				      t->type);
+		}
+		case BTF_KIND_FUNC: {
+			char fname[64];
+
+			snprintf(fname, sizeof(fname), "%s", btf__name_by_offset(btf, t->name_off));
+			btf__add_func(btf, fname, BTF_FUNC_GLOBAL, t->type);
 			break;
+		}
 		default:
 			btf__add_const(btf, src);
 		}
@@ -513,6 +557,37 @@ static void test_dedup_sys_vmlinux(void **state)
 	assert_int_equal(b2b_dedup_full(raw, size, NULL, &o), 0);
 	for (__u32 i = 0; i < o.nr_map; i++)
 		assert_int_equal(o.map[i], i);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
+/* The machine's vmlinux sorted: in order, every type (a sample of them,
+ * canonical forms are slow) meaning what it meant, a fixed point. */
+static void test_sort_sys_vmlinux(void **state)
+{
+	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL), *out;
+	struct b2b_pass_out o, again;
+	size_t size;
+	const void *raw;
+
+	(void)state;
+	if (!btf)
+		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
+	raw = raw_of(btf, &size);
+	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
+	assert_non_null(o.data);
+	out = parse_raw(o.data, o.size, NULL);
+	assert_sorted(out, o.map, o.nr_map);
+	for (__u32 id = 1; id < btf__type_cnt(btf); id += 97) {
+		char a[4096], b[4096];
+
+		canon(btf, id, 0, a, sizeof(a));
+		canon(out, o.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	assert_int_equal(b2b_sort_by_name(o.data, o.size, NULL, &again), 0);
+	assert_null(again.data);
+	btf__free(out);
 	b2b_pass_out_free(&o);
 	btf__free(btf);
 }
@@ -758,18 +833,15 @@ static void snapshot(struct btf2btf *b, void **raw, size_t *size, __u32 *ids)
 		ids[i] = btf2btf__kfunc(b, i)->btf_id;
 }
 
-static void test_alloc_failures(void **state)
+/* Fail each allocation of the passes in turn: -ENOMEM, and the handle's
+ * BTF bytes, kfunc ids and base exactly as before; then one run succeeds. */
+static unsigned long fail_each_alloc(const char *obj, const struct btf2btf_opts *o)
 {
-	const char *base = th_copy_fixture("split.o", "base.o");
-	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
-				  .features = ALL_POST };
 	unsigned long n;
 	bool done = false;
 
-	(void)state;
 	for (n = 1; !done && n < 10000; n++) {
-		struct btf2btf *b = th_open(mod, &o);
+		struct btf2btf *b = th_open(obj, o);
 		__u32 ids[64], ids_after[64];
 		void *before, *after;
 		size_t sb, sa;
@@ -783,6 +855,7 @@ static void test_alloc_failures(void **state)
 		b2b_fail_alloc_at = 0;
 		if (b2b_allocs < n) {
 			assert_int_equal(err, 0);	/* every allocation already failed once */
+			assert_true(btf2btf__changed(b));
 			done = true;
 		} else {
 			assert_int_equal(err, -ENOMEM);
@@ -798,8 +871,26 @@ static void test_alloc_failures(void **state)
 		btf2btf__close(b);
 	}
 	assert_true(done);
-	print_message("post-passes: %lu allocations failed one at a time\n", n - 2);
-	assert_true(n > 10);
+	return n - 2;
+}
+
+static void test_alloc_failures(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	struct btf2btf_opts split = { .sz = sizeof(split), .base_path = base, .distill_base = true,
+				      .features = ALL_POST };
+	struct btf2btf_opts plain = { .sz = sizeof(plain), .features = ALL_POST };
+	unsigned long full, hash;
+
+	(void)state;
+	/* the split fixture repeats base types: btf__dedup() path, distill, sort */
+	full = fail_each_alloc(mod, &split);
+	/* a pahole-made object: the hash path of dedup, sort */
+	hash = fail_each_alloc(obj, &plain);
+	print_message("post-passes: %lu + %lu allocations failed one at a time\n", full, hash);
+	assert_true(full > 10 && hash > 5);
 	th_cleanup();
 }
 
@@ -839,10 +930,12 @@ int main(void)
 		cmocka_unit_test(test_sort_order_and_refs),
 		cmocka_unit_test(test_sort_split_only_split_part),
 		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
+		cmocka_unit_test(test_sort_big_endian),
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
+		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
 		cmocka_unit_test(test_distill_needs_base),

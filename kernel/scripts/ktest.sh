@@ -17,6 +17,10 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$TOP"
+KTEST_NAME=ktest
+# say, die, hash_files, stamp_ok, stamp_set, qemu_boot
+# shellcheck source=kernel/scripts/lib.sh
+. "$TOP/kernel/scripts/lib.sh"
 
 KDIR=kernel
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -32,21 +36,6 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 TESTMOD=$SRC/tools/testing/selftests/bpf/bpf_testmod
 
 mkdir -p "$STAMPS"
-
-say() { printf '==> %s\n' "$*"; }
-die() { printf 'ktest: error: %s\n' "$*" >&2; exit 1; }
-
-hash_files() {
-	# hash of the names and contents of the given files, in order
-	local f
-	for f in "$@"; do
-		printf '%s\n' "$f"
-		cat "$f"
-	done | sha256sum | cut -c1-16
-}
-
-stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
-stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 
 mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
 mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)
@@ -162,24 +151,7 @@ step_guest() {
 
 step_boot() {
 	step_guest
-	local log=$KCACHE/guest.log rc=0
-	say "boot: qemu-system-x86_64 -accel tcg (timeout ${QEMU_TIMEOUT}s), log in $log"
-	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -m 512 -smp 1 -accel tcg \
-		-nographic -no-reboot \
-		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$GUEST/initrd.gz" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4" \
-		< /dev/null > "$log" 2>&1 || rc=$?
-	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
-	[ $rc != 124 ] || die "QEMU timed out after ${QEMU_TIMEOUT}s (see $log)"
-	[ $rc = 0 ] || die "QEMU exited with $rc (see $log)"
-	local summary
-	summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
-	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
-	case "$summary" in
-	*" passed, 0 failed") ;;
-	*) die "guest tests failed: $summary" ;;
-	esac
-	[ "${summary%% *}" -gt 0 ] || die "no guest test ran"
+	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
 }
 
 step_check_patches() {

@@ -72,9 +72,9 @@ int cli_open(const char *path, struct btf2btf **b)
 		.sz = sizeof(opts),
 		.btf_path = cli.btf_path,
 		.base_path = cli.base_path,
-		.add_kfunc_tags = cli.add_kfunc_tags,
 		.distill_base = cli.distill_base,
 		.log = cli_log_cb,
+		.features = cli.features,
 	};
 	int err = btf2btf__open(path, &opts, b);
 
