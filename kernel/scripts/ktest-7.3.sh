@@ -162,7 +162,7 @@ step_tools() {
 }
 
 clang_sys_includes() {
-	"$CLANG" --target=bpf -v -E - < /dev/null 2>&1 |
+	"$CLANG" -v -E - < /dev/null 2>&1 |
 		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }'
 }
 
