@@ -285,6 +285,7 @@ static void test_arena_not_pointer(void **state)
 	const char *path = th_path("bad.o");
 	struct btf2btf *b;
 	struct fx_btf fb;
+	struct run r;
 
 	(void)state;
 	assert_int_equal(fx_btf_init(&fb, NULL), 0);
@@ -302,6 +303,18 @@ static void test_arena_not_pointer(void **state)
 	th_log_reset();
 	assert_int_equal(btf2btf__transform(b), -EINVAL);
 	btf2btf__close(b);
+	/* the CLI's views follow --features too */
+	th_run(&r, (const char *[]){ "btf2btf", "--check", path, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", "--features=arena_attrs", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, ": arena-not-pointer: kfunc bpf_bad: parameter 2"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "--features=all", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error: "));
+	th_run_free(&r);
 	th_cleanup();
 }
 

@@ -71,6 +71,7 @@ step_source() {
 	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series $KEY_SRC)"
 		return
@@ -213,6 +214,10 @@ step_guest() {
 		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
 			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
 	done
+	# Debian 12's libbpf 1.1.2 on these objects, for the record (README)
+	if gcc -O2 -o "$GUEST/obj/libbpf-open" "$KDIR/guest/$VER/host/libbpf-open.c" -lbpf 2>/dev/null; then
+		"$GUEST/obj/libbpf-open" "$GUEST"/root/progs/*.bpf.o | sed 's/^/    /'
+	fi
 	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
 		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
@@ -245,7 +250,8 @@ relink_testmod() {
 	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
 	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
 	cmd=${cmd%%;*}
-	(cd "$OBJ" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+	# kbuild runs it in the module's directory (M=)
+	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
 		die "relinking bpf_testmod.ko failed: $cmd"
 }
 
@@ -275,8 +281,7 @@ gen_btf_both() {
 		die "patched gen-btf.sh failed"
 	for v in stock btf2btf; do
 		f=$d/$v
-		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" /dev/null 2>/dev/null ||
-		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o"
+		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" "$f/scratch.o"
 		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
 		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
 			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
@@ -412,6 +417,12 @@ differential) step_differential ;;
 failstop) step_failstop ;;
 seed010) step_seed010 ;;
 check-patches) step_check_patches ;;
+keys)	# the stamp keys of the current inputs, for debugging the cache
+	step_fetch
+	KTEST_KEYS_ONLY=1 step_source
+	printf 'source %s\nconfig %s\ntool %s\nkernel %s\nguest %s\n' \
+		"$KEY_SRC" "$KEY_CFG" "$KEY_TOOL" "$KEY_KERNEL" "$KEY_GUEST"
+	;;
 all)
 	t0=$SECONDS
 	step_seed010

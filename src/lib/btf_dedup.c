@@ -263,15 +263,12 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
-		__u16 kind = btf_kind(t);
 
 		if (d->map[id] != id)
 			continue;
 		memcpy(dst, t, words * 4);
 		if (d->state[id] != CLEAN)
-			for (__u32 i = 2; i < words; i++)
-				if (b2b_word_class(kind, i) == B2B_W_REF && dst[i] < d->cnt)
-					dst[i] = compact[dst[i]];
+			b2b_type_remap(dst, compact, d->cnt);
 		pos += words * 4;
 	}
 	free(d->map);

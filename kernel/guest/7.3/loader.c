@@ -918,7 +918,8 @@ static void drive_run_all(const char *oname, const char *const *progs,
 			  const char *const *flag_vars)
 {
 	char name[256];
-	int i, retval, err, flag;
+	int i, retval, err;
+	long long flag;	/* rbtree.c: long less_callback_ran */
 
 	for (i = 0; progs[i]; i++) {
 		struct bpf_object *obj;
