@@ -58,9 +58,9 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c array.c opts.c elf_file.c btf_ids.c btf_check.c kfuncs.c btf_edit.c implicit.c \
-		   btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
-		   output.c btf2btf.c
+LIB_SRCS	:= log.c fault.c array.c opts.c elf_file.c btf_ids.c btf_check.c kfuncs.c plan.c \
+		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
+		   output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c report.c inspect.c dump.c json.c cproto.c names.c diff.c lint.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
 PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
@@ -119,7 +119,7 @@ include fuzz/fuzz.mk
 -include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
-DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config \
+DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config bash-completion \
 	     dwarves bpftool
 demo:
 	@if [ "$$(id -u)" = 0 ]; then \

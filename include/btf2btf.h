@@ -26,6 +26,10 @@ extern "C" {
 #define BTF2BTF_VERSION "0.2.0"
 
 /* Kernel values (include/linux/btf.h, include/linux/btf_ids.h). */
+#define BTF2BTF_KF_FASTCALL		(1U << 12)
+#define BTF2BTF_KF_ARENA_RET		(1U << 13)
+#define BTF2BTF_KF_ARENA_ARG1		(1U << 14)
+#define BTF2BTF_KF_ARENA_ARG2		(1U << 15)
 #define BTF2BTF_KF_IMPLICIT_ARGS	(1U << 16)
 #define BTF2BTF_SET8_KFUNCS		(1U << 0)
 #define BTF2BTF_KSYM_NAME_LEN		512
@@ -64,6 +68,8 @@ enum btf2btf_feature {
 /* What 0 in btf2btf_opts.features means: safe for every kernel (no kind_flag
  * tags, which 6.12 refuses) and byte-compatible with earlier releases. */
 #define BTF2BTF_FEATS_DEFAULT		BTF2BTF_FEAT_IMPLICIT_ARGS
+/* Everything: what Linux 7.3's resolve_btfids does to the BTF. */
+#define BTF2BTF_FEATS_ALL		0x3fU
 
 /*
  * Options of btf2btf__open*(). Declare with BTF2BTF_OPTS() so that sz is
@@ -115,15 +121,52 @@ enum btf2btf_kfunc_state {
 	BTF2BTF_KFUNC_ALREADY,		/* the input was already transformed */
 };
 
+/* What the transform does to a kfunc (struct btf2btf_kfunc.actions). */
+#define BTF2BTF_ACT_ADD_IMPL		(1U << 0)	/* add <name>_impl, kernel prototype */
+#define BTF2BTF_ACT_USE_LEGACY		(1U << 1)	/* <name>_impl is in the source already */
+#define BTF2BTF_ACT_REDUCE_PROTO	(1U << 2)	/* new proto: the first reduced_params */
+#define BTF2BTF_ACT_MOVE_TAGS		(1U << 3)	/* decl tags of dropped params go to _impl */
+#define BTF2BTF_ACT_KFUNC_TAG		(1U << 4)	/* add a "bpf_kfunc" decl tag */
+#define BTF2BTF_ACT_FASTCALL_TAG	(1U << 5)	/* add "bpf_fastcall" (and on a new _impl) */
+#define BTF2BTF_ACT_ARENA_RET		(1U << 6)	/* return type gets address_space(1) */
+#define BTF2BTF_ACT_ARENA_ARGS		(1U << 7)	/* the params of arena_args get it */
+
+/*
+ * One kfunc and its plan. Owned by the handle and returned by pointer: new
+ * fields are only ever appended. The plan is made once, at open, from the
+ * features asked for; the transform carries it out and every view prints it.
+ */
 struct btf2btf_kfunc {
 	const char *name;
 	uint32_t btf_id;		/* the kfunc's FUNC */
-	uint32_t flags;			/* KF_* flags, OR of every set8 holding it */
+	uint32_t flags;			/* KF_* flags of its BTF_SET8_KFUNCS set8s */
 	unsigned int found_by;		/* BTF2BTF_FOUND_* */
 	const char *sets;		/* set8 names, comma separated ("" when none) */
-	enum btf2btf_kfunc_state state;
+	enum btf2btf_kfunc_state state;	/* now: before the transform, or after it */
 	uint32_t orig_proto_id;		/* prototype the kernel implements */
-	uint32_t impl_id;		/* <name>_impl FUNC, 0 when none */
+	uint32_t impl_id;		/* <name>_impl FUNC, 0 when none (yet) */
+	/* the plan */
+	enum btf2btf_kfunc_state planned;	/* state once transformed */
+	unsigned int actions;		/* BTF2BTF_ACT_* */
+	unsigned int reduced_params;	/* ACT_REDUCE_PROTO: parameters kept */
+	uint64_t arena_args;		/* ACT_ARENA_ARGS: bit i for parameter i */
+	const char *impl_name;		/* "<name>_impl" when KF_IMPLICIT_ARGS, else NULL */
+	unsigned int problems;		/* problems naming this kfunc */
+	int implicit_arg;		/* first implicit parameter of the kernel prototype, -1 */
+};
+
+enum btf2btf_severity {
+	BTF2BTF_SEV_ERROR,		/* the transform refuses the object */
+	BTF2BTF_SEV_WARNING,		/* done anyway, as upstream resolve_btfids does */
+};
+
+/* A problem the plan found; owned by the handle. */
+struct btf2btf_problem {
+	const char *rule;		/* stable name, e.g. "implicit-no-arg" */
+	enum btf2btf_severity severity;
+	const char *name;		/* the function concerned ("" when none) */
+	uint32_t id;			/* its FUNC, 0 when none */
+	const char *message;		/* one line, without the file name */
 };
 
 struct btf2btf_stats {
@@ -138,6 +181,8 @@ struct btf2btf_stats {
 	unsigned int already;		/* recognised as transformed by an earlier run */
 	unsigned int tags_added;	/* "bpf_kfunc" tags added (add_kfunc_tags) */
 	unsigned int warnings;
+	unsigned int fastcall_added;	/* "bpf_fastcall" tags added */
+	unsigned int arena_protos;	/* prototypes with address_space(1) added */
 };
 
 /* Open an ELF object (or, with opts->btf_path, a raw BTF plus the object's
@@ -150,8 +195,9 @@ BTF2BTF_API int btf2btf__open_mem(const void *buf, size_t size, const char *name
 
 BTF2BTF_API void btf2btf__close(struct btf2btf *b);
 
-/* Apply the KF_IMPLICIT_ARGS transform (and tag additions) in memory.
- * On error b is as it was. */
+/* Carry out the plan in memory. All or nothing: on error (a problem of
+ * severity error: -EINVAL; -ENOMEM, ...) b, its kfuncs, stats, problems
+ * and BTF are as they were, and calling it again gives the same result. */
 BTF2BTF_API int btf2btf__transform(struct btf2btf *b);
 
 /* True when the in-memory BTF differs from what was read. */
@@ -190,6 +236,13 @@ BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
 
+/* Problems of the plan: set8 entries first (in .BTF_ids order), then kfuncs
+ * by id. The same list whatever the transform did. */
+BTF2BTF_API size_t btf2btf__problem_cnt(const struct btf2btf *b);
+BTF2BTF_API const struct btf2btf_problem *btf2btf__problem(const struct btf2btf *b, size_t idx);
+/* The features the plan was made for (never 0). */
+BTF2BTF_API unsigned int btf2btf__features(const struct btf2btf *b);
+
 /* One (id, flags) pair of a set8 in .BTF_ids, as read. Owned by the
  * library (it may grow at its end): read it through the pointer. */
 struct btf2btf_set8_entry {
@@ -207,9 +260,9 @@ BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b,
 								  size_t idx);
 
-/* Index of the first implicit parameter (struct bpf_prog_aux *, through
- * typedefs and modifiers) of FUNC_PROTO proto_id; -ENOENT if it has none,
- * -EINVAL if proto_id is not a FUNC_PROTO. */
+/* Index of the first implicit parameter (a pointer, through modifiers but
+ * not typedefs, to struct bpf_prog_aux or struct btf_struct_meta) of
+ * FUNC_PROTO proto_id; -ENOENT if it has none, -EINVAL if it is no FUNC_PROTO. */
 BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */

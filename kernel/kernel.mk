@@ -1,40 +1,54 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Kernel proof: included by the top-level Makefile, which defines
+# Kernel proofs: included by the top-level Makefile, which defines
 # BTF2BTF_BIN (the CLI built from src/) before including this file.
 #
-#   make kernel-test [BTF2BTF=/usr/bin/btf2btf]
-#                               unpack + patch + configure + build linux-source-6.12
-#                               with btf2btf, build the guest, boot it in QEMU and
-#                               run the guest tests (non-zero exit unless all pass)
+#   make kernel-test            for each KERNEL (default: 6.12 and 7.3): fetch or
+#                               unpack, patch, configure, build with btf2btf, build
+#                               the guest, boot it in QEMU and run the guest tests
+#                               (non-zero exit unless all pass); for 7.3 also the
+#                               build-time differential against stock resolve_btfids
+#                               and the check that a btf2btf failure stops the build
+#   make kernel-test KERNEL=7.3 only the 7.3 proof (KERNEL=6.12: only 6.12)
+#   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
-#   make kernel-check-patches   git am the series on a fresh unpack + checkpatch --strict
-#   make kernel-clean           remove the cache (.cache/kernel)
+#   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
+#   make kernel-clean           remove the caches (.cache/kernel, .cache/kernel-7.3)
 #
-# Cached steps live in $(KERNEL_CACHE); each is redone only when the hash of
-# its inputs (series, config fragments, btf2btf sources, guest sources)
-# changes. See kernel/README.md.
+# Cached steps live in .cache/kernel (6.12) and .cache/kernel-7.3; each is redone
+# only when the hash of its inputs (series, config fragments, btf2btf sources,
+# guest sources) changes. See kernel/README.md.
 
+KERNEL		?= 6.12 7.3
 KERNEL_CACHE	?= .cache/kernel
+KERNEL_CACHE_7.3 ?= .cache/kernel-7.3
 KERNEL_JOBS	?= $(shell nproc)
-KTEST		:= kernel/scripts/ktest.sh
-# The btf2btf the kernel build runs: the tree's (built first) unless
+KTEST_6.12	:= kernel/scripts/ktest.sh
+KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
+# The btf2btf the kernel builds run: the tree's (built first) unless
 # BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
 # looked up in PATH.
 BTF2BTF		?= $(BTF2BTF_BIN)
 KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
 KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
-KTEST_ENV	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
+KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
+KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
+		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
+
+$(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12 or 7.3))))
+
+# run STEP of each selected proof, in order, stopping at the first failure
+ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV_$(k)) $(KTEST_$(k)) $(1);)
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
-kernel-test: $(KTEST_TOOL_DEP)
-	@$(KTEST_ENV) $(KTEST) all
+kernel-test: $(KTEST_TOOL_DEP) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
+	$(call ktest,all)
 
 kernel-build: $(KTEST_TOOL_DEP)
-	@$(KTEST_ENV) $(KTEST) guest
+	$(call ktest,guest)
 
 kernel-check-patches:
-	@$(KTEST_ENV) $(KTEST) check-patches
+	$(call ktest,check-patches)
 
 kernel-clean:
-	rm -rf $(KERNEL_CACHE)
+	rm -rf $(KERNEL_CACHE) $(KERNEL_CACHE_7.3)

@@ -63,7 +63,9 @@ static void test_bpftool_sees_only_the_transform(void **state)
 		assert_non_null(strstr(line, "] FUNC '"));
 		changed++;
 	}
-	assert_int_equal(changed, 5);
+	/* bpf_kfunc_implicit_typedef keeps its proto: upstream's rule sees no
+	 * implicit argument behind a typedef (it only gets an _impl) */
+	assert_int_equal(changed, 4);
 	th_run_free(&before);
 	th_run_free(&after);
 	th_cleanup();

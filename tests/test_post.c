@@ -8,6 +8,7 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,7 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 {
 	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
 	const char *out1 = th_path("out1.btf"), *out2 = th_path("out2.btf");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 	const struct btf *btf;
 
@@ -292,10 +293,44 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
+/* A big-endian object: the passes run on native bytes, the output keeps
+ * the object's byte order and holds the types the little-endian twin gets. */
+static void test_sort_big_endian(void **state)
+{
+	const char *be = th_path("be.btf"), *le = th_path("le.btf");
+	BTF2BTF_OPTS(o, .features = ALL_POST);
+	struct btf2btf *b;
+	struct btf *bb, *lb;
+	unsigned char *raw;
+	size_t size;
+
+	(void)state;
+	b = th_open(th_fixture("basic-be.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, be), 0);
+	btf2btf__close(b);
+	b = th_open(th_fixture("basic.o"), &o);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__write_raw(b, le), 0);
+	btf2btf__close(b);
+	raw = th_read(be, &size);
+	assert_true(size > 2 && raw[0] == 0xeb && raw[1] == 0x9f);
+	free(raw);
+	bb = btf__parse_raw(be);
+	lb = btf__parse_raw(le);
+	assert_non_null(bb);
+	assert_non_null(lb);
+	assert_sorted(bb, NULL, 0);
+	assert_same_types(bb, lb);
+	btf__free(bb);
+	btf__free(lb);
+	th_cleanup();
+}
+
 static void test_resolved_btf_ids_refused(void **state)
 {
 	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 
 	(void)state;
@@ -399,23 +434,33 @@ static struct btf *random_btf(__u32 *first_new)
 
 			memcpy(params, p, vlen * sizeof(*p));
 			id = btf__add_func_proto(btf, ret);
-			for (__u16 j = 0; j < keep; j++)
-				btf__add_func_param(btf, btf__name_by_offset(btf, params[j].name_off),
-						    params[j].type);
+			for (__u16 j = 0; j < keep; j++) {
+				char pname[64];	/* copied: adding strings may move them */
+
+				snprintf(pname, sizeof(pname), "%s",
+					 btf__name_by_offset(btf, params[j].name_off));
+				btf__add_func_param(btf, pname, params[j].type);
+			}
 			f = btf__add_func(btf, rnd(2) ? "fnew" : "f1", BTF_FUNC_GLOBAL, id);
 			if (rnd(2))
 				btf__add_decl_tag(btf, "bpf_kfunc", f, -1);
 			break;
 		}
 		case BTF_KIND_PTR:
-		case BTF_KIND_CONST:
+		case BTF_KIND_CONST: {
+			__u32 target = t->type;	/* t moves when types are added */
+
 			btf__add_ptr(btf, src);
-			btf__add_ptr(btf, t->type);	/* often a copy of src itself */
+			btf__add_ptr(btf, target);	/* often a copy of src itself */
 			break;
-		case BTF_KIND_FUNC:
-			btf__add_func(btf, btf__name_by_offset(btf, t->name_off), BTF_FUNC_GLOBAL,
-				      t->type);
+		}
+		case BTF_KIND_FUNC: {
+			char fname[64];
+
+			snprintf(fname, sizeof(fname), "%s", btf__name_by_offset(btf, t->name_off));
+			btf__add_func(btf, fname, BTF_FUNC_GLOBAL, t->type);
 			break;
+		}
 		default:
 			btf__add_const(btf, src);
 		}
@@ -467,7 +512,7 @@ static void test_dedup_fixtures(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
-		struct btf2btf_opts o = { .sz = sizeof(o), .features = BTF2BTF_FEAT_IMPLICIT_ARGS };
+		BTF2BTF_OPTS(o, .features = BTF2BTF_FEAT_IMPLICIT_ARGS);
 		struct btf2btf *b = th_open(th_fixture(fx[i]), &o);
 		struct btf *orig = th_parse(th_fixture(fx[i]), NULL);
 		const void *raw;
@@ -493,6 +538,34 @@ static void test_dedup_fixtures(void **state)
 	th_cleanup();
 }
 
+/* Old types equal to each other, of a kind the transform never adds (an
+ * array): not deduplicated, so btf__dedup() runs and folds them too. */
+static void test_dedup_old_duplicates_fall_back(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED), first_new, proto;
+	struct b2b_pass_out o;
+	size_t size;
+	const void *raw;
+	bool full;
+
+	(void)state;
+	btf__add_array(btf, i_int, i_int, 2);
+	btf__add_array(btf, i_int, i_int, 2);
+	proto = btf__add_func_proto(btf, i_int);
+	btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto);
+	first_new = btf__type_cnt(btf);
+	btf__add_func_proto(btf, i_int);	/* what a transform appends: a copy */
+	raw = raw_of(btf, &size);
+	check_dedup_equivalent(raw, size, NULL, first_new, true);
+	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+	assert_true(full);
+	assert_int_equal(o.map[3], 2);	/* the second array folded into the first */
+	assert_int_equal(o.map[first_new], o.map[proto]);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
 static void test_dedup_sys_vmlinux(void **state)
 {
@@ -513,6 +586,37 @@ static void test_dedup_sys_vmlinux(void **state)
 	assert_int_equal(b2b_dedup_full(raw, size, NULL, &o), 0);
 	for (__u32 i = 0; i < o.nr_map; i++)
 		assert_int_equal(o.map[i], i);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
+}
+
+/* The machine's vmlinux sorted: in order, every type (a sample of them,
+ * canonical forms are slow) meaning what it meant, a fixed point. */
+static void test_sort_sys_vmlinux(void **state)
+{
+	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL), *out;
+	struct b2b_pass_out o, again;
+	size_t size;
+	const void *raw;
+
+	(void)state;
+	if (!btf)
+		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
+	raw = raw_of(btf, &size);
+	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
+	assert_non_null(o.data);
+	out = parse_raw(o.data, o.size, NULL);
+	assert_sorted(out, o.map, o.nr_map);
+	for (__u32 id = 1; id < btf__type_cnt(btf); id += 97) {
+		char a[4096], b[4096];
+
+		canon(btf, id, 0, a, sizeof(a));
+		canon(out, o.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	assert_int_equal(b2b_sort_by_name(o.data, o.size, NULL, &again), 0);
+	assert_null(again.data);
+	btf__free(out);
 	b2b_pass_out_free(&o);
 	btf__free(btf);
 }
@@ -571,8 +675,7 @@ static void test_distill_split_fixture(void **state)
 	const char *base = th_fixture("split.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *out = th_path("mod.btf"), *out_base = th_path("mod.btf.base");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
-				  .features = ALL_POST };
+	BTF2BTF_OPTS(o, .base_path = base, .distill_base = true, .features = ALL_POST);
 	struct btf *full = th_parse(base, NULL), *orig = th_parse(mod, full), *dist, *split;
 	struct btf2btf *b = th_open(mod, &o);
 	const void *raw;
@@ -735,9 +838,113 @@ static void test_distill_cli(void **state)
 	th_cleanup();
 }
 
+/*
+ * A module as the kernel build makes it: gcc -g, pahole -J on the base,
+ * pahole -J --btf_base on the module (deduplicated against the base). Dedup
+ * takes the hash path, the distilled base relocates onto the real one, and
+ * every module type means what it meant.
+ */
+static void test_distill_pahole_module(void **state)
+{
+	static const char common[] =
+		"struct bpf_prog_aux { int id; long x; };\n"
+		"struct task { int pid; struct task *parent; struct bpf_prog_aux *aux; };\n"
+		"typedef unsigned long long u64;\n"
+		"enum color { RED, GREEN };\n";
+	static const char base_c[] =
+		"int base_fn(struct task *t, u64 v, enum color c) { return t->pid + v + c; }\n";
+	static const char mod_c[] =
+		"struct mod_state { struct task *t; u64 v; struct { int a, b; } anon; enum color c; };\n"
+		"int bpf_mod_kfunc(struct mod_state *s, int x, struct bpf_prog_aux *aux)\n"
+		"{ return s->v + x + aux->id; }\n"
+		"int bpf_mod_plain(struct task *t, u64 v) { return t->pid + v; }\n";
+	const char *base_o = th_path("pbase.o"), *mod_o = th_path("pmod.o");
+	struct btf *full, *mod, *dist, *split;
+	struct b2b_pass_out o, d;
+	void *braw;
+	size_t bsize, size;
+	const void *raw;
+	struct run r;
+	FILE *f;
+	bool went_full;
+
+	(void)state;
+	th_require_tool("gcc");
+	th_require_tool("pahole");
+	f = fopen(th_path("pbase.c"), "w");
+	fprintf(f, "%s%s", common, base_c);
+	fclose(f);
+	f = fopen(th_path("pmod.c"), "w");
+	fprintf(f, "%s%s", common, mod_c);
+	fclose(f);
+	th_sh(&r, "cd %s && gcc -g -O1 -c pbase.c && gcc -g -O1 -c pmod.c && "
+	      "LLVM_OBJCOPY=objcopy pahole -J pbase.o && "
+	      "LLVM_OBJCOPY=objcopy pahole -J --btf_base pbase.o pmod.o", th_tmpdir());
+	if (r.status)
+		fail_msg("building the pahole module failed: %s", r.err);
+	th_run_free(&r);
+	full = th_parse(base_o, NULL);
+	mod = th_parse(mod_o, full);
+	raw = raw_of(mod, &size);
+	/* pahole deduplicated it against the base: nothing to fold, hash path */
+	assert_int_equal(b2b_dedup(raw, size, full, btf__type_cnt(mod), &o, &went_full), 0);
+	assert_false(went_full);
+	assert_null(o.data);
+	assert_int_equal(b2b_distill_base(raw, size, full, &braw, &bsize, &d), 0);
+	dist = parse_raw(braw, bsize, NULL);
+	split = parse_raw(d.data, d.size, dist);
+	assert_relocatable(dist, full);
+	th_find(dist, "task", BTF_KIND_STRUCT);
+	th_find(dist, "color", BTF_KIND_ENUM);
+	for (__u32 id = btf__type_cnt(full); id < btf__type_cnt(mod); id++) {
+		char a[4096], b[4096];
+
+		canon(mod, id, 0, a, sizeof(a));
+		canon(split, d.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	btf__free(split);
+	btf__free(dist);
+	free(braw);
+	b2b_pass_out_free(&d);
+	btf__free(mod);
+	btf__free(full);
+	th_cleanup();
+}
+
+/* Killed while writing .BTF + .BTF.base: the module is as it was; the next
+ * run writes both. */
+static void test_distill_killed_mid_write(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *orig = th_copy_fixture("split.o.ko", "orig.ko");
+	const char *argv[] = { "btf2btf", "-B", base, "--distill-base", mod, NULL };
+	struct run r;
+
+	(void)state;
+	setenv("BTF2BTF_FAULT", "mid-write", 1);
+	th_run(&r, argv);
+	unsetenv("BTF2BTF_FAULT");
+	assert_int_equal(r.status, 128 + SIGKILL);
+	th_run_free(&r);
+	assert_true(th_same_file(mod, orig));
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'", mod);
+	assert_string_equal(r.out, "0\n");
+	th_run_free(&r);
+	th_run(&r, argv);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'; ls -a %s | grep -c btf2btf", mod,
+	      th_tmpdir());
+	assert_string_equal(r.out, "1\n0\n");	/* the killed run's temp file is gone too */
+	th_run_free(&r);
+	th_cleanup();
+}
+
 static void test_distill_needs_base(void **state)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
+	BTF2BTF_OPTS(o, .distill_base = true);
 	struct btf2btf *b = NULL;
 
 	(void)state;
@@ -758,18 +965,15 @@ static void snapshot(struct btf2btf *b, void **raw, size_t *size, __u32 *ids)
 		ids[i] = btf2btf__kfunc(b, i)->btf_id;
 }
 
-static void test_alloc_failures(void **state)
+/* Fail each allocation of the passes in turn: -ENOMEM, and the handle's
+ * BTF bytes, kfunc ids and base exactly as before; then one run succeeds. */
+static unsigned long fail_each_alloc(const char *obj, const struct btf2btf_opts *o)
 {
-	const char *base = th_copy_fixture("split.o", "base.o");
-	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
-				  .features = ALL_POST };
 	unsigned long n;
 	bool done = false;
 
-	(void)state;
 	for (n = 1; !done && n < 10000; n++) {
-		struct btf2btf *b = th_open(mod, &o);
+		struct btf2btf *b = th_open(obj, o);
 		__u32 ids[64], ids_after[64];
 		void *before, *after;
 		size_t sb, sa;
@@ -783,6 +987,7 @@ static void test_alloc_failures(void **state)
 		b2b_fail_alloc_at = 0;
 		if (b2b_allocs < n) {
 			assert_int_equal(err, 0);	/* every allocation already failed once */
+			assert_true(btf2btf__changed(b));
 			done = true;
 		} else {
 			assert_int_equal(err, -ENOMEM);
@@ -798,8 +1003,25 @@ static void test_alloc_failures(void **state)
 		btf2btf__close(b);
 	}
 	assert_true(done);
-	print_message("post-passes: %lu allocations failed one at a time\n", n - 2);
-	assert_true(n > 10);
+	return n - 2;
+}
+
+static void test_alloc_failures(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	BTF2BTF_OPTS(split, .base_path = base, .distill_base = true, .features = ALL_POST);
+	BTF2BTF_OPTS(plain, .features = ALL_POST);
+	unsigned long full, hash;
+
+	(void)state;
+	/* the split fixture repeats base types: btf__dedup() path, distill, sort */
+	full = fail_each_alloc(mod, &split);
+	/* a pahole-made object: the hash path of dedup, sort */
+	hash = fail_each_alloc(obj, &plain);
+	print_message("post-passes: %lu + %lu allocations failed one at a time\n", full, hash);
+	assert_true(full > 10 && hash > 5);
 	th_cleanup();
 }
 
@@ -839,12 +1061,17 @@ int main(void)
 		cmocka_unit_test(test_sort_order_and_refs),
 		cmocka_unit_test(test_sort_split_only_split_part),
 		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
+		cmocka_unit_test(test_sort_big_endian),
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
+		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
+		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
+		cmocka_unit_test(test_distill_pahole_module),
+		cmocka_unit_test(test_distill_killed_mid_write),
 		cmocka_unit_test(test_distill_needs_base),
 		cmocka_unit_test(test_distill_cli),
 		cmocka_unit_test(test_alloc_failures),

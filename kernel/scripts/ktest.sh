@@ -17,6 +17,10 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$TOP"
+KTEST_NAME=ktest
+# say, die, hash_files, stamp_ok, stamp_set, qemu_boot
+# shellcheck source=kernel/scripts/lib.sh
+. "$TOP/kernel/scripts/lib.sh"
 
 KDIR=kernel
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -32,21 +36,6 @@ QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 TESTMOD=$SRC/tools/testing/selftests/bpf/bpf_testmod
 
 mkdir -p "$STAMPS"
-
-say() { printf '==> %s\n' "$*"; }
-die() { printf 'ktest: error: %s\n' "$*" >&2; exit 1; }
-
-hash_files() {
-	# hash of the names and contents of the given files, in order
-	local f
-	for f in "$@"; do
-		printf '%s\n' "$f"
-		cat "$f"
-	done | sha256sum | cut -c1-16
-}
-
-stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
-stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 
 mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
 mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)

@@ -15,7 +15,7 @@ struct cli_opts {
 	const char *output;
 	bool dry_run;
 	bool transform;
-	bool add_kfunc_tags;
+	unsigned int features;	/* BTF2BTF_FEAT_*, 0: the library's default */
 	bool distill_base;
 	bool json;
 	bool pretty;

@@ -14,7 +14,6 @@
 #include "cproto.h"
 #include "inspect.h"
 #include "json.h"
-#include "names.h"
 
 /* ---- shared ---- */
 
@@ -28,14 +27,9 @@ static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ct
 int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf2btf **b)
 {
 	const struct cli_opts *o = cli_opts();
-	struct btf2btf_opts opts = {
-		.sz = sizeof(opts),
-		.btf_path = o->btf_path,
-		.base_path = o->base_path,
-		.add_kfunc_tags = o->add_kfunc_tags,
-		.log = quiet_warnings ? quiet_log_cb : cli_log_cb,
-		.lenient = lenient,
-	};
+	BTF2BTF_OPTS(opts, .btf_path = o->btf_path, .base_path = o->base_path,
+		     .log = quiet_warnings ? quiet_log_cb : cli_log_cb, .lenient = lenient,
+		     .features = o->features);
 	int err = btf2btf__open(path, &opts, b);
 
 	return err ? cli_fail(path, err) : 0;
@@ -129,13 +123,10 @@ void inspect_list_json(struct json *j, const char *list)
 
 struct krow {
 	const struct btf2btf_kfunc *k;
-	const char *state;
-	int implicit_arg;	/* in the kernel prototype, -1 if none */
+	const char *state;	/* now */
+	const char *planned;	/* once transformed: the plan's verdict */
 	uint32_t type_id;	/* the kfunc FUNC's proto, as it is now */
-	uint32_t impl_id;	/* 0: none (yet) */
-	bool impl_legacy;
-	bool implicit;		/* flagged KF_IMPLICIT_ARGS */
-	char impl_name[BTF2BTF_KSYM_NAME_LEN + 8];
+	bool implicit;		/* the plan handles it as KF_IMPLICIT_ARGS */
 	char id_col[16], impl_col[32];
 	char *flags;
 	char *proto;		/* the prototype the kernel implements */
@@ -154,77 +145,49 @@ static const char *lib_state(enum btf2btf_kfunc_state s)
 	return "?";
 }
 
-static uint32_t proto_of(const struct btf *btf, uint32_t func_id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, func_id);
-
-	return t ? t->type : 0;
-}
-
-static int fill_row(struct krow *r, const struct btf *btf, const struct names *funcs,
-		    bool transformed)
+/* A row of the plan: the library decided everything, this only formats it. */
+static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 {
 	const struct btf2btf_kfunc *k = r->k;
-	uint32_t kernel_proto;
-	const char *kernel_name = k->name;
-	int keep = -1;
+	const struct btf_type *t = btf__type_by_id(btf, k->btf_id);
+	bool impl_proto = k->state == BTF2BTF_KFUNC_ALREADY || (transformed && k->impl_id);
+	int keep = !transformed && (k->actions & BTF2BTF_ACT_REDUCE_PROTO) ? (int)k->reduced_params
+									   : -1;
 
-	r->type_id = proto_of(btf, k->btf_id);
-	r->implicit = k->flags & BTF2BTF_KF_IMPLICIT_ARGS;
+	r->type_id = t ? t->type : 0;
+	r->implicit = k->impl_name != NULL;
 	r->flags = inspect_flags_str(k->flags);
-	snprintf(r->impl_name, sizeof(r->impl_name), "%s%s", k->name, BTF2BTF_IMPL_SUFFIX);
-	kernel_proto = r->type_id;
 	r->state = lib_state(k->state);
-
-	if (!r->implicit) {
-		/* nothing to say about an _impl */
-	} else if (transformed) {
-		/* the library's verdict; the kernel prototype is now _impl's */
-		r->impl_id = k->impl_id;
-		r->impl_legacy = k->state == BTF2BTF_KFUNC_LEGACY;
-		if (k->impl_id) {
-			kernel_proto = proto_of(btf, k->impl_id);
-			kernel_name = r->impl_name;
-		}
-	} else {
-		keep = btf2btf__implicit_arg(btf, r->type_id);
-		r->impl_id = names_lookup(funcs, r->impl_name, BTF_KIND_FUNC);
-		if (keep >= 0) {
-			r->impl_legacy = r->impl_id != 0;
-		} else if (r->impl_id &&
-			   btf2btf__implicit_arg(btf, proto_of(btf, r->impl_id)) ==
-			   (int)btf_vlen(btf__type_by_id(btf, r->type_id))) {
-			/* an earlier run's output: what -T would report too */
-			r->state = lib_state(BTF2BTF_KFUNC_ALREADY);
-			kernel_proto = proto_of(btf, r->impl_id);
-			kernel_name = r->impl_name;
-		} else {
-			r->state = "no_implicit_arg";
-		}
-	}
-	if (r->implicit)
-		r->implicit_arg = btf2btf__implicit_arg(btf, kernel_proto);
-	else
-		r->implicit_arg = -1;
-	if (r->implicit_arg < 0)
-		r->implicit_arg = -1;
-
-	r->proto = cproto_func(btf, kernel_proto, kernel_name, -1);
-	/* before the transform, what it will make of the kfunc: the
-	 * parameters before the first implicit one */
+	r->planned = lib_state(k->planned);
+	/* the kernel prototype is _impl's once the kfunc has been reduced */
+	r->proto = cproto_func(btf, k->orig_proto_id, impl_proto ? k->impl_name : k->name, -1);
+	/* before the transform, what it will make of the kfunc */
 	r->bpf_proto = cproto_func(btf, r->type_id, k->name, keep);
 
 	snprintf(r->id_col, sizeof(r->id_col), "%u", k->btf_id);
 	if (!r->implicit)
 		snprintf(r->impl_col, sizeof(r->impl_col), "-");
-	else if (r->impl_id)
-		snprintf(r->impl_col, sizeof(r->impl_col), "%u%s", r->impl_id,
-			 r->impl_legacy ? " legacy" : "");
-	else if (!strcmp(r->state, "pending"))
+	else if (k->impl_id)
+		snprintf(r->impl_col, sizeof(r->impl_col), "%u%s", k->impl_id,
+			 k->actions & BTF2BTF_ACT_USE_LEGACY ? " legacy" : "");
+	else if (k->actions & BTF2BTF_ACT_ADD_IMPL)
 		snprintf(r->impl_col, sizeof(r->impl_col), "new");
 	else
 		snprintf(r->impl_col, sizeof(r->impl_col), "?");
 	return r->flags && r->proto && r->bpf_proto ? 0 : -ENOMEM;
+}
+
+static void actions_json(struct json *j, unsigned int actions)
+{
+	static const char *const names[] = { "add_impl", "use_legacy_impl", "reduce_proto",
+					     "move_param_tags", "add_kfunc_tag",
+					     "add_fastcall_tag", "arena_ret", "arena_args" };
+
+	json_start_array(j);
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (actions & (1U << i))
+			json_string(j, names[i]);
+	json_end_array(j);
 }
 
 static void print_text(const struct krow *rows, size_t nr)
@@ -288,25 +251,30 @@ static void print_json(const struct btf2btf *b, const struct krow *rows, size_t 
 		inspect_flags_json(&j, r->k->flags);
 		json_bool_field(&j, "implicit_args", r->implicit);
 		json_string_field(&j, "state", r->state);
+		json_string_field(&j, "planned", r->planned);
+		json_key(&j, "actions");
+		actions_json(&j, r->k->actions);
+		json_uint_field(&j, "reduced_params", r->k->reduced_params);
+		json_uint_field(&j, "problems", r->k->problems);
 		json_uint_field(&j, "type_id", r->type_id);
 		json_string_field(&j, "proto", r->proto);
 		json_string_field(&j, "bpf_proto", r->bpf_proto);
 		json_key(&j, "implicit_arg");
-		if (r->implicit_arg >= 0)
-			json_int(&j, r->implicit_arg);
+		if (r->implicit && r->k->implicit_arg >= 0)
+			json_int(&j, r->k->implicit_arg);
 		else
 			json_null(&j);
 		json_key(&j, "impl_id");
-		if (r->impl_id)
-			json_uint(&j, r->impl_id);
+		if (r->implicit && r->k->impl_id)
+			json_uint(&j, r->k->impl_id);
 		else
 			json_null(&j);
 		json_key(&j, "impl_name");
 		if (r->implicit)
-			json_string(&j, r->impl_name);
+			json_string(&j, r->k->impl_name);
 		else
 			json_null(&j);
-		json_bool_field(&j, "impl_legacy", r->impl_legacy);
+		json_bool_field(&j, "impl_legacy", r->k->actions & BTF2BTF_ACT_USE_LEGACY);
 		json_end_object(&j);
 	}
 	json_end_array(&j);
@@ -317,7 +285,6 @@ static void print_json(const struct btf2btf *b, const struct krow *rows, size_t 
 int cli_kfuncs(const char *path)
 {
 	const struct cli_opts *o = cli_opts();
-	struct names funcs = { 0 };
 	struct krow *rows = NULL;
 	struct btf2btf *b;
 	size_t nr;
@@ -338,11 +305,9 @@ int cli_kfuncs(const char *path)
 	err = rows ? 0 : -ENOMEM;
 	if (!err && !btf2btf__btf(b))
 		err = -errno;
-	if (!err)
-		err = names_build(&funcs, btf2btf__btf(b), BTF_KIND_FUNC);
 	for (size_t i = 0; i < nr && !err; i++) {
 		rows[i].k = btf2btf__kfunc(b, i);
-		err = fill_row(&rows[i], btf2btf__btf(b), &funcs, o->transform);
+		err = fill_row(&rows[i], btf2btf__btf(b), o->transform);
 	}
 	if (!err) {
 		if (o->json)
@@ -356,7 +321,6 @@ int cli_kfuncs(const char *path)
 		free(rows[i].bpf_proto);
 	}
 	free(rows);
-	names_free(&funcs);
 	btf2btf__close(b);
 	if (err)
 		cli_error("%s: %s", path, strerror(-err));

@@ -22,6 +22,7 @@ enum {
 	OPT_KFUNCS,
 	OPT_DIFF,
 	OPT_CHECK,
+	OPT_FEATURES,
 };
 
 static const struct option long_opts[] = {
@@ -32,6 +33,7 @@ static const struct option long_opts[] = {
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
 	{ "distill-base",	no_argument,		NULL, OPT_DISTILL },
+	{ "features",		required_argument,	NULL, OPT_FEATURES },
 	{ "dump",		no_argument,		NULL, OPT_DUMP },
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
@@ -63,7 +65,12 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
-"      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags pahole >= 1.26 would\n"
+"      --features LIST     what the transform does, a comma list as pahole's\n"
+"                          btf_features: implicit_args, kfunc_tags,\n"
+"                          fastcall_tags, arena_attrs, dedup, sort; default\n"
+"                          (implicit_args: what 6.12 takes) or all (what Linux\n"
+"                          7.3's resolve_btfids does); help lists them\n"
+"      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags (feature kfunc_tags)\n"
 "      --distill-base      with -B: rewrite the split BTF on a distilled base, put\n"
 "                          in section .BTF.base (with -o FILE: into FILE.base)\n"
 "Inspect:\n"
@@ -75,11 +82,62 @@ static void usage(FILE *f)
 "                          (implied by -n and --add-kfunc-tags)\n"
 "  -j, --json              JSON output;  -p, --pretty  indented JSON\n"
 "General:\n"
-"  -v, --verbose           more messages (twice: libbpf's too)\n"
+"  -v, --verbose           more messages (twice: the plan per kfunc, libbpf's too)\n"
 "  -q, --quiet             errors only\n"
 "  -h, --help              this help;    -V, --version  print the version\n"
 "\n"
 "Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
+}
+
+static const struct {
+	const char *name;
+	unsigned int bits;
+	const char *help;
+} features[] = {
+	{ "implicit_args", BTF2BTF_FEAT_IMPLICIT_ARGS,
+	  "KF_IMPLICIT_ARGS: add <kfunc>_impl, reduce the kfunc's prototype" },
+	{ "kfunc_tags", BTF2BTF_FEAT_KFUNC_TAGS, "a \"bpf_kfunc\" decl tag on every kfunc" },
+	{ "fastcall_tags", BTF2BTF_FEAT_FASTCALL_TAGS,
+	  "a \"bpf_fastcall\" decl tag for KF_FASTCALL (and on its _impl)" },
+	{ "arena_attrs", BTF2BTF_FEAT_ARENA_ATTRS,
+	  "address_space(1) type attributes for KF_ARENA_* and __arena params (kind_flag: 7.3+)" },
+	{ "dedup", BTF2BTF_FEAT_DEDUP, "deduplicate the result" },
+	{ "sort", BTF2BTF_FEAT_SORT, "sort the types by name, as 7.3 expects of vmlinux" },
+	{ "default", BTF2BTF_FEATS_DEFAULT, "the default set: implicit_args" },
+	{ "all", BTF2BTF_FEATS_ALL, "everything above: Linux 7.3's resolve_btfids" },
+};
+
+static void list_features(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+		fprintf(f, "  %-14s %s\n", features[i].name, features[i].help);
+}
+
+/* --features=a,b,c: 0, 1 (help printed: exit 0) or 2 (bad usage). */
+static int parse_features(const char *list, unsigned int *bits)
+{
+	const char *p = list;
+
+	if (!strcmp(list, "help") || !strcmp(list, "list")) {
+		printf("Features (--features=LIST, comma separated):\n");
+		list_features(stdout);
+		return 1;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+			if (strlen(features[i].name) == len && !strncmp(p, features[i].name, len))
+				break;
+		if (i == sizeof(features) / sizeof(features[0])) {
+			cli_error("--features: unknown feature '%.*s'; known:", (int)len, p);
+			list_features(stderr);
+			return 2;
+		}
+		*bits |= features[i].bits;
+		p += len + (p[len] == ',');
+	}
+	return 0;
 }
 
 /* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
@@ -152,6 +210,7 @@ enum {
 	GIVEN_ADD_TAGS	= 1 << 5,
 	GIVEN_JSON	= 1 << 6,
 	GIVEN_DISTILL	= 1 << 7,
+	GIVEN_FEATURES	= 1 << 8,
 };
 
 /*
@@ -165,12 +224,14 @@ static const struct mode_usage {
 	const char *why;		/* what the mode does, for the message */
 } mode_usage[] = {
 	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_DRY_RUN |
-	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL, "it always transforms" },
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES, "it always transforms" },
 	{ OPT_DUMP, "--dump", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
-	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL, "it prints and never writes a file" },
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES,
+	  "it prints and never writes a file" },
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
-	  GIVEN_ADD_TAGS | GIVEN_JSON, "it prints and never writes a file" },
-	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON,
+	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
+	/* the plan --check prints depends on the features */
+	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
 	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
 	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
@@ -180,6 +241,7 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
+	{ GIVEN_FEATURES, "--features" },
 };
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
@@ -246,7 +308,8 @@ static int run(int mode, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct cli_opts *o = cli_opts();
-	unsigned int given = 0;
+	unsigned int given = 0, feats = 0;
+	bool add_tags = false;
 	int opt, mode = 0, rc;
 
 	/* out of space under RLIMIT_FSIZE: write() must fail with EFBIG and the
@@ -263,11 +326,17 @@ int main(int argc, char **argv)
 		case 'n': o->dry_run = true; o->transform = true; given |= GIVEN_DRY_RUN; break;
 		case 'T': o->transform = true; given |= GIVEN_T; break;
 		case OPT_ADD_TAGS:
-			o->add_kfunc_tags = true;
+			add_tags = true;
 			o->transform = true;
 			given |= GIVEN_ADD_TAGS;
 			break;
 		case OPT_DISTILL: o->distill_base = true; given |= GIVEN_DISTILL; break;
+		case OPT_FEATURES:
+			rc = parse_features(optarg, &feats);
+			if (rc)
+				return rc == 1 ? finish_stdout(0) : rc;
+			given |= GIVEN_FEATURES;
+			break;
 		case OPT_DUMP:
 		case OPT_KFUNCS:
 		case OPT_DIFF:
@@ -295,6 +364,10 @@ int main(int argc, char **argv)
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);
+	/* --features as pahole's --btf_features: the names given, nothing else */
+	if (given & (GIVEN_FEATURES | GIVEN_ADD_TAGS))
+		o->features = (given & GIVEN_FEATURES ? feats : BTF2BTF_FEATS_DEFAULT) |
+			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
 
 	rc = check_usage(mode, given);
 	if (!rc)

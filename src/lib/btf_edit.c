@@ -34,7 +34,7 @@ int b2b_ext_init(struct b2b_ext *x, const struct btf *orig)
 	x->orig = orig;
 	x->first_id = btf__type_cnt(orig);
 	x->start = base ? btf__type_cnt(base) : 1;
-	x->btf = btf__new_empty();
+	x->btf = b2b_fault_nomem() ? NULL : btf__new_empty();
 	return x->btf ? 0 : -ENOMEM;
 }
 
@@ -50,42 +50,78 @@ static int ext_id(const struct b2b_ext *x, int local)
 	return local < 0 ? local : (int)(x->first_id + local - 1);
 }
 
+/* Every addition is an allocation point of the fault-injection tests. */
+#define EXT_ADD(x, call) (b2b_fault_nomem() ? -ENOMEM : ext_id(x, call))
+
 int b2b_ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
 {
-	return ext_id(x, btf__add_func(x->btf, name, linkage, proto));
+	return EXT_ADD(x, btf__add_func(x->btf, name, linkage, proto));
 }
 
 int b2b_ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int component_idx,
 			 bool kflag)
 {
-	return ext_id(x, add_decl_tag(x->btf, value, target, component_idx, kflag));
+	return EXT_ADD(x, add_decl_tag(x->btf, value, target, component_idx, kflag));
 }
 
-int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
+int b2b_ext_add_ptr(struct b2b_ext *x, __u32 type)
+{
+	return EXT_ADD(x, btf__add_ptr(x->btf, type));
+}
+
+int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag)
+{
+	int id = EXT_ADD(x, btf__add_type_tag(x->btf, value, type));
+
+	/* libbpf 1.1.2 has no btf__add_type_attr(): set the bit ourselves */
+	if (id > 0 && kflag)
+		((struct btf_type *)btf__type_by_id(x->btf, id - x->first_id + 1))->info |= 1U << 31;
+	return id;
+}
+
+int b2b_ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret)
 {
 	const struct btf_type *proto = btf__type_by_id(x->orig, proto_id);
 	const struct btf_param *p = btf_params(proto);
 	int id, err;
 
 	/* orig is never modified: its names stay put while ext grows */
-	id = btf__add_func_proto(x->btf, proto->type);
+	id = EXT_ADD(x, btf__add_func_proto(x->btf, ret));
 	for (__u16 i = 0; id > 0 && i < nr_params; i++) {
 		const char *name = btf__name_by_offset(x->orig, p[i].name_off);
 
 		if (!name)
 			return -EINVAL;
-		err = btf__add_func_param(x->btf, name, p[i].type);
+		err = b2b_fault_nomem() ? -ENOMEM : btf__add_func_param(x->btf, name, p[i].type);
 		if (err < 0)
 			return err;
 	}
-	return ext_id(x, id);
+	return id;
+}
+
+int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
+{
+	return b2b_ext_add_proto(x, proto_id, nr_params, btf__type_by_id(x->orig, proto_id)->type);
+}
+
+int b2b_ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type)
+{
+	struct btf_type *t;
+
+	if (proto < x->first_id || proto - x->first_id + 1 >= btf__type_cnt(x->btf))
+		return -EINVAL;
+	t = (struct btf_type *)btf__type_by_id(x->btf, proto - x->first_id + 1);
+	if (!btf_is_func_proto(t) || idx >= btf_vlen(t))
+		return -EINVAL;
+	btf_params(t)[idx].type = type;
+	return 0;
 }
 
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type)
 {
 	if (id < x->start || id >= x->first_id)
 		return -EINVAL;
-	if (b2b_grow((void **)&x->retype, &x->cap_retype, x->nr_retype + 1, sizeof(*x->retype)))
+	if (b2b_fault_nomem() || b2b_grow((void **)&x->retype, &x->cap_retype, x->nr_retype + 1, sizeof(*x->retype)))
 		return -ENOMEM;
 	x->retype[x->nr_retype].id = id;
 	x->retype[x->nr_retype++].type = type;
@@ -170,6 +206,12 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 			break;
 		case BTF_KIND_DECL_TAG:
 			err = check_tag(x, id, t->type, btf_decl_tag(t)->component_idx, what, log);
+			break;
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPE_TAG:
+			if (!result_type(x, t->type))
+				err = b2b_errno(log, -EINVAL, "%s: new type [%u] refers to type %u, out of range",
+						what, id, t->type);
 			break;
 		default:
 			err = b2b_errno(log, -EINVAL, "%s: new type [%u] of kind %u", what, id, btf_kind(t));
@@ -309,7 +351,7 @@ int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size)
 	/* the new strings, in ext order (the order libbpf would append them) */
 	for (__u32 o = 1; o < eh.str_len; o += strlen(estrs + o) + 1)
 		ws.nr++;
-	ws.w = calloc(ws.nr ? ws.nr : 1, sizeof(*ws.w));
+	ws.w = b2b_fault_nomem() ? NULL : calloc(ws.nr ? ws.nr : 1, sizeof(*ws.w));
 	for (cap = 16; cap < 2 * ws.nr; cap *= 2)
 		;
 	ws.slots = calloc(cap, sizeof(*ws.slots));
@@ -349,7 +391,7 @@ int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size)
 		err = -E2BIG;
 		goto out;
 	}
-	buf = malloc(total);
+	buf = b2b_fault_nomem() ? NULL : malloc(total);
 	if (!buf) {
 		err = -ENOMEM;
 		goto out;
@@ -376,6 +418,8 @@ int b2b_ext_merge(const struct b2b_ext *x, void **data, size_t *size)
 		bt->name_off = map_str(&ws, bt->name_off);
 		switch (btf_kind(bt)) {
 		case BTF_KIND_FUNC:
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPE_TAG:
 			break;
 		case BTF_KIND_FUNC_PROTO: {
 			struct btf_param *pp = btf_params(bt);

@@ -37,6 +37,13 @@ int b2b_ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int
 			 bool kflag);
 /* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters. */
 int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params);
+/* The same, returning type ret. */
+int b2b_ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret);
+/* Parameter idx of a new FUNC_PROTO now has type type. */
+int b2b_ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type);
+int b2b_ext_add_ptr(struct b2b_ext *x, __u32 type);
+/* A TYPE_TAG; kflag: an attribute (kind_flag 1, "address_space(1)"). */
+int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag);
 /* Set ->type of orig's type id (FUNC or DECL_TAG) in the result. */
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type);
 /* Check the new types and repointings against the result; errors logged. */

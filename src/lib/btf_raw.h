@@ -26,6 +26,43 @@ struct b2b_raw {
 
 enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
 
+/* Renumber the type ids in the words w of a type: id -> map[id] for ids
+ * below nr (what word class B2B_W_REF marks, walked per kind). */
+static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
+{
+	const struct btf_type *t = (const struct btf_type *)w;
+	__u32 vlen = btf_vlen(t), i;
+
+#define REMAP(x) do { if ((x) < nr) (x) = map[(x)]; } while (0)
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		REMAP(w[2]);
+		break;
+	case BTF_KIND_ARRAY:
+		REMAP(w[3]);
+		REMAP(w[4]);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 3 * i + 1]);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		REMAP(w[2]);
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 2 * i + 1]);
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 3 * i]);
+		break;
+	default:
+		break;
+	}
+#undef REMAP
+}
+
 /* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
 void b2b_raw_free(struct b2b_raw *r);
@@ -47,10 +84,77 @@ static inline __u32 b2b_raw_type_cnt(const struct b2b_raw *r)
 	return r->start_id + r->nr;
 }
 
-/* 32-bit words of a type, header included; 0 for an unknown kind. */
-__u32 b2b_type_words(const struct btf_type *t);
+/* 32-bit words of a type, header included; 0 for an unknown kind.
+ * (Inline: the passes call these for every word of every type.) */
+static inline __u32 b2b_type_words(const struct btf_type *t)
+{
+	__u32 vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		return 4;
+	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 3;
+	case BTF_KIND_ARRAY:
+		return 3 + 3;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return 3 + 3 * vlen;
+	case BTF_KIND_ENUM:
+		return 3 + 2 * vlen;
+	case BTF_KIND_ENUM64:
+		return 3 + 3 * vlen;
+	case BTF_KIND_FUNC_PROTO:
+		return 3 + 2 * vlen;
+	case BTF_KIND_VAR:
+		return 4;
+	case BTF_KIND_DATASEC:
+		return 3 + 3 * vlen;
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
 /* What word i (< b2b_type_words()) of a type of this kind holds. */
-enum b2b_word b2b_word_class(__u16 kind, __u32 i);
+static inline enum b2b_word b2b_word_class(__u16 kind, __u32 i)
+{
+	if (i == 0)
+		return B2B_W_STR;
+	if (i == 1)
+		return B2B_W_PLAIN;
+	if (i == 2) {
+		switch (kind) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+		case BTF_KIND_FUNC_PROTO: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		case BTF_KIND_TYPE_TAG:
+			return B2B_W_REF;
+		default:
+			return B2B_W_PLAIN;
+		}
+	}
+	i -= 3;
+	switch (kind) {
+	case BTF_KIND_ARRAY:
+		return i < 2 ? B2B_W_REF : B2B_W_PLAIN;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return i % 3 == 0 ? B2B_W_STR : i % 3 == 1 ? B2B_W_REF : B2B_W_PLAIN;
+	case BTF_KIND_ENUM:
+		return i % 2 == 0 ? B2B_W_STR : B2B_W_PLAIN;
+	case BTF_KIND_ENUM64:
+		return i % 3 == 0 ? B2B_W_STR : B2B_W_PLAIN;
+	case BTF_KIND_FUNC_PROTO:
+		return i % 2 == 0 ? B2B_W_STR : B2B_W_REF;
+	case BTF_KIND_DATASEC:
+		return i % 3 == 0 ? B2B_W_REF : B2B_W_PLAIN;
+	default:
+		return B2B_W_PLAIN;
+	}
+}
+
 
 /*
  * The output of a pass: raw native-endian BTF (malloc'd) and, for every id

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "elf_file.h"
-#include "output.h"
 
 static int init_libelf(const struct b2b_log *log)
 {
@@ -79,24 +78,7 @@ static int new_elf(struct b2b_elf **out, const struct b2b_log *log)
 	return 0;
 }
 
-/* Common tail of both opens: e->elf from elf_begin()/elf_memory(). */
-static int finish_open(struct b2b_elf *e, const struct b2b_log *log, struct b2b_elf **out)
-{
-	int err;
-
-	if (!e->elf)
-		err = b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
-	else
-		err = check_header(e, log);
-	if (err) {
-		b2b_elf_close(e);
-		return err;
-	}
-	*out = e;
-	return 0;
-}
-
-int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
+int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
 {
 	struct b2b_elf *e;
 	int err = new_elf(&e, log);
@@ -108,6 +90,8 @@ int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **o
 		err = b2b_errno(log, -errno, "cannot open: %s", strerror(errno));
 	else if (fstat(e->fd, &e->st))
 		err = b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
+	else if (S_ISDIR(e->st.st_mode))
+		err = b2b_errno(log, -EISDIR, "cannot read: %s", strerror(EISDIR));
 	else if (!S_ISREG(e->st.st_mode))
 		err = b2b_errno(log, -EINVAL, "not a regular file");
 	if (err) {
@@ -122,12 +106,11 @@ int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **o
 		if (e->map == MAP_FAILED)
 			e->map = NULL;
 	}
-	e->elf = e->map ? elf_memory(e->map, e->size) : elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
-	return finish_open(e, log, out);
+	*out = e;
+	return 0;
 }
 
-int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
-		     struct b2b_elf **out)
+int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct b2b_elf **out)
 {
 	struct b2b_elf *e;
 	int err = new_elf(&e, log);
@@ -142,8 +125,51 @@ int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
 		return b2b_errno(log, -ENOMEM, "out of memory");
 	}
 	memcpy(e->mem, buf, size);
-	e->elf = elf_memory(e->mem, size);
-	return finish_open(e, log, out);
+	*out = e;
+	return 0;
+}
+
+int b2b_file_bytes(struct b2b_elf *e, const void **data, size_t *size, const struct b2b_log *log)
+{
+	size_t off = 0;
+
+	if (!e->map && !e->mem) {
+		/* no mapping (mmap refused): read the file once, from the same fd */
+		e->mem = malloc(e->size ? e->size : 1);
+		if (!e->mem)
+			return b2b_errno(log, -ENOMEM, "out of memory");
+		while (off < e->size) {
+			ssize_t n = pread(e->fd, (char *)e->mem + off, e->size - off, off);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				int err = n < 0 ? -errno : -EIO;
+
+				free(e->mem);
+				e->mem = NULL;
+				return b2b_errno(log, err, "cannot read: %s", strerror(-err));
+			}
+			off += n;
+		}
+	}
+	*data = e->map ? e->map : e->mem;
+	*size = e->size;
+	return 0;
+}
+
+int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log)
+{
+	const void *data;
+	size_t size;
+	int err = b2b_file_bytes(e, &data, &size, log);
+
+	if (err)
+		return err;
+	e->elf = elf_memory((char *)data, size);
+	if (!e->elf)
+		return b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
+	return check_header(e, log);
 }
 
 void b2b_elf_close(struct b2b_elf *e)

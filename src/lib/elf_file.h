@@ -34,9 +34,15 @@ struct b2b_symtab {
 	size_t strndx;
 };
 
-int b2b_elf_open(const char *path, const struct b2b_log *log, struct b2b_elf **out);
-int b2b_elf_open_mem(const void *buf, size_t size, const struct b2b_log *log,
-		     struct b2b_elf **out);
+/*
+ * A file is opened (and mapped) once: b2b_file_open(), or b2b_mem_open() for
+ * a copy of an in-memory image; b2b_file_bytes() gives its bytes to sniff or
+ * parse as raw BTF; b2b_elf_begin() reads them as ELF.
+ */
+int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out);
+int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct b2b_elf **out);
+int b2b_file_bytes(struct b2b_elf *e, const void **data, size_t *size, const struct b2b_log *log);
+int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log);
 void b2b_elf_close(struct b2b_elf *e);
 
 /* 0 and *sec filled, -ENOENT when there is no such section, other errors logged. */

@@ -35,6 +35,19 @@ void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
 int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
 
 /*
+ * Fault injection (test builds, -DBTF2BTF_FAULT_INJECTION): b2b_fault_nomem()
+ * is called before each allocation the transform makes and says whether to
+ * fail it: the b2b_fault_nomem_at-th call (counted in b2b_fault_nomem_calls)
+ * fails when b2b_fault_nomem_at > 0. Always false in other builds.
+ */
+bool b2b_fault_nomem(void);
+#ifdef BTF2BTF_FAULT_INJECTION
+extern unsigned long b2b_fault_nomem_at, b2b_fault_nomem_calls;
+#endif
+/* Test builds: SIGKILL when $BTF2BTF_FAULT == name (crash tests). */
+void b2b_fault_point(const char *name);
+
+/*
  * Options structs, checked as libbpf's OPTS_VALID does: sz must cover at
  * least sz itself, and bytes past the last field this library knows must be
  * zero (a newer caller asking for something we cannot do). Fields are read

@@ -3,8 +3,9 @@
  * The kfunc table. A kfunc is a FUNC tagged "bpf_kfunc" (clang, or pahole
  * >= 1.27 with decl_tag_kfuncs) or listed in a set8 flagged BTF_SET8_KFUNCS.
  * The second path is the one that works with pahole 1.24 and GCC, which
- * emit no decl tags at all. Its flags are the OR of the flags words of every
- * set8 that lists it.
+ * emit no decl tags at all. Its flags are the OR of the flags words of the
+ * BTF_SET8_KFUNCS set8s that list it (the plan refuses sets that disagree).
+ * Nothing here judges: what is wrong with an entry or a kfunc is the plan's.
  *
  * Lookups go through indexes built in one pass each (names hashed, decl tags
  * sorted by target) so the cost stays linear in the BTF and the sets.
@@ -280,7 +281,7 @@ size_t b2b_tag_index_find(const struct b2b_tag_index *idx, const struct btf *btf
 	return end - lo;
 }
 
-bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
+bool b2b_is_func_tag(const struct btf *btf, __u32 tag_id, const char *value)
 {
 	const struct btf_type *t = btf__type_by_id(btf, tag_id);
 	const char *name;
@@ -288,7 +289,12 @@ bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
 	if (!t || !btf_is_decl_tag(t) || btf_kflag(t) || btf_decl_tag(t)->component_idx != -1)
 		return false;
 	name = btf__name_by_offset(btf, t->name_off);
-	return name && !strcmp(name, "bpf_kfunc");
+	return name && !strcmp(name, value);
+}
+
+bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
+{
+	return b2b_is_func_tag(btf, tag_id, "bpf_kfunc");
 }
 
 /* ---- the table ---- */
@@ -297,9 +303,6 @@ struct rec {
 	__u32 id;
 	__u32 flags;
 	unsigned int found_by;
-	const char *imp_set;	/* a set8 that flags it KF_IMPLICIT_ARGS */
-	const char *plain_set;	/* a set8 that does not */
-	bool conflict;		/* both: reported (lenient) */
 };
 
 struct builder {
@@ -324,37 +327,16 @@ static struct rec *get_rec(struct builder *b, __u32 id)
 	return &b->recs[b->nr - 1];
 }
 
-/* FUNC id of a set8 entry in the split part, or 0 after a warning. */
+/* FUNC id of a set8 entry in the split part, or 0 (the plan says why). */
 static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *ent,
-			const char *set, const struct b2b_name_index *names,
-			const struct b2b_name_index *base_names, const struct b2b_log *log)
+			const struct b2b_name_index *names)
 {
 	const struct btf_type *t;
-	__u32 id;
 
-	if (ent->name) {
-		id = b2b_name_index_find(names, ent->name, BTF_KIND_FUNC);
-		if (id)
-			return id;
-		if (base_names && b2b_name_index_find(base_names, ent->name, BTF_KIND_FUNC))
-			b2b_warn(log, "set8 %s lists %s, a FUNC of the base BTF: left alone", set,
-				 ent->name);
-		else
-			b2b_warn(log, "set8 %s lists %s, but the BTF has no FUNC of that name", set,
-				 ent->name);
-		return 0;
-	}
-	id = ent->id;
-	t = btf__type_by_id(b->btf, id);
-	if (!id || !t || !btf_is_func(t)) {
-		b2b_warn(log, "set8 %s holds id %u, which is not a FUNC of this BTF", set, id);
-		return 0;
-	}
-	if (id < b->start) {
-		b2b_warn(log, "set8 %s holds id %u, a FUNC of the base BTF: left alone", set, id);
-		return 0;
-	}
-	return id;
+	if (ent->name)
+		return b2b_name_index_find(names, ent->name, BTF_KIND_FUNC);
+	t = ent->id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, ent->id) : NULL;
+	return ent->id >= b->start && t && btf_is_func(t) ? ent->id : 0;
 }
 
 static int cmp_item(const void *a, const void *b)
@@ -431,8 +413,8 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		k->flags = r->flags;
 		k->found_by = r->found_by;
 		k->orig_proto_id = t->type;
-		k->state = (r->flags & BTF2BTF_KF_IMPLICIT_ARGS) ? BTF2BTF_KFUNC_PENDING
-								 : BTF2BTF_KFUNC_PLAIN;
+		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
+		k->implicit_arg = -1;
 		/* own the strings: b->btf is replaced when the result is parsed */
 		k->name = strdup(btf__name_by_offset(b->btf, t->name_off));
 		k->sets = lists[i] ? lists[i] : strdup("");
@@ -451,9 +433,8 @@ fail:
 }
 
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
-		       const struct b2b_name_index *base_names, const struct b2b_tag_index *tags,
-		       const struct b2b_btf_ids *ids, bool lenient, struct b2b_kfuncs *out,
-		       const struct b2b_log *log)
+		       const struct b2b_tag_index *tags, const struct b2b_btf_ids *ids,
+		       struct b2b_kfuncs *out, const struct b2b_log *log)
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct builder b = { .btf = btf, .start = base ? btf__type_cnt(base) : 1 };
@@ -463,7 +444,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	memset(out, 0, sizeof(*out));
 	b.rec_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.rec_of));
 	ent_rec = calloc(ids->nr_entries + 1, sizeof(*ent_rec));
-	if (!b.rec_of || !ent_rec)
+	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
+	if (!b.rec_of || !ent_rec || !out->entry_func)
 		goto out;
 
 	for (size_t i = 0; i < tags->nr; i++) {
@@ -481,39 +463,20 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
-		const struct b2b_set8 *set = &ids->sets[ent->set];
-		__u32 id = entry_func(&b, ent, set->name, names, base_names, log);
+		__u32 id = entry_func(&b, ent, names);
 		struct rec *r;
 
+		out->entry_func[i] = id;
 		if (!id)
 			continue;
 		r = get_rec(&b, id);
 		if (!r)
 			goto out;
 		ent_rec[i] = b.rec_of[id - b.start];
-		r->flags |= ent->flags;
-		if (set->flags & BTF2BTF_SET8_KFUNCS)
+		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc */
+		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS) {
+			r->flags |= ent->flags;
 			r->found_by |= BTF2BTF_FOUND_SET8;
-		if (ent->flags & BTF2BTF_KF_IMPLICIT_ARGS)
-			r->imp_set = set->name;
-		else
-			r->plain_set = set->name;
-		if (r->imp_set && r->plain_set && !r->conflict) {
-			const struct btf_type *t = btf__type_by_id(btf, id);
-			const char *fn = btf__name_by_offset(btf, t->name_off);
-
-			if (lenient) {
-				/* for a lint: say it once, keep collecting */
-				b2b_warn(log, "kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
-					 fn, r->imp_set, r->plain_set);
-				r->conflict = true;
-				out->conflicts++;
-				continue;
-			}
-			err = b2b_errno(log, -EINVAL,
-					"kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
-					fn, r->imp_set, r->plain_set);
-			goto out;
 		}
 	}
 
@@ -529,12 +492,26 @@ out:
 	return err;
 }
 
+static int cmp_kfunc_id(const void *key, const void *item)
+{
+	__u32 id = *(const __u32 *)key, other = ((const struct btf2btf_kfunc *)item)->btf_id;
+
+	return id < other ? -1 : id > other;
+}
+
+struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
+{
+	return id ? bsearch(&id, k->items, k->nr, sizeof(*k->items), cmp_kfunc_id) : NULL;
+}
+
 void b2b_kfuncs_free(struct b2b_kfuncs *k)
 {
 	for (size_t i = 0; i < k->nr; i++) {
 		free((char *)k->items[i].name);
 		free((char *)k->items[i].sets);
+		free((char *)k->items[i].impl_name);
 	}
 	free(k->items);
+	free(k->entry_func);
 	memset(k, 0, sizeof(*k));
 }

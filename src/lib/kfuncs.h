@@ -44,7 +44,7 @@ struct b2b_tag_index {
 struct b2b_kfuncs {
 	struct btf2btf_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
-	unsigned int conflicts;		/* lenient: set8s disagreeing on KF_IMPLICIT_ARGS */
+	__u32 *entry_func;		/* per .BTF_ids entry: its FUNC in the split part, 0 */
 };
 
 /* Room for nr names without growing (idx zeroed before the first call). */
@@ -65,11 +65,14 @@ size_t b2b_tag_index_find(const struct b2b_tag_index *idx, const struct btf *btf
 			  __u32 target, size_t *first);
 
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
-		       const struct b2b_name_index *base_names, const struct b2b_tag_index *tags,
-		       const struct b2b_btf_ids *ids, bool lenient, struct b2b_kfuncs *out,
-		       const struct b2b_log *log);
+		       const struct b2b_tag_index *tags, const struct b2b_btf_ids *ids,
+		       struct b2b_kfuncs *out, const struct b2b_log *log);
+/* The kfunc of FUNC id, NULL if it is none. */
+struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 
 bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id);
+/* A DECL_TAG named value on the whole FUNC (component -1, kind_flag 0). */
+bool b2b_is_func_tag(const struct btf *btf, __u32 tag_id, const char *value);
 
 #endif /* BTF2BTF_KFUNCS_H */

@@ -17,22 +17,6 @@
 
 #include "output.h"
 
-#ifdef BTF2BTF_FAULT_INJECTION
-/* Test builds: die at a named point to prove the input survives. */
-void b2b_fault_point(const char *name)
-{
-	const char *want = getenv("BTF2BTF_FAULT");
-
-	if (want && !strcmp(want, name))
-		raise(SIGKILL);
-}
-#else
-void b2b_fault_point(const char *name)
-{
-	(void)name;
-}
-#endif
-
 static char *dir_of(const char *path)
 {
 	char *copy = strdup(path), *dir;

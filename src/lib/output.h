@@ -23,8 +23,6 @@ int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log);
  * then no live writer of path has a temp file.
  */
 void b2b_out_clean_stale(const char *path, const struct b2b_log *log);
-/* Test builds (-DBTF2BTF_FAULT_INJECTION): SIGKILL when $BTF2BTF_FAULT == name. */
-void b2b_fault_point(const char *name);
 /* Close and remove the temp file. Safe to call twice. */
 void b2b_out_abort(struct b2b_out *o);
 

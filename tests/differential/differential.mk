@@ -12,6 +12,7 @@ $(DIFF_CANON): tests/differential/btfcanon.c | $(BUILD)/tests
 
 differential: all fixtures $(DIFF_CANON)
 	@rb=$$(./scripts/oracle-resolve-btfids.sh $(ORACLE_CACHE)) && \
+		./tests/differential/selftest.sh $(BUILD) "$$rb" && \
 		./tests/differential/run.sh $(BUILD) "$$rb"
 
 # for make check: only with what is cached, never fetching or building the oracle
@@ -22,6 +23,7 @@ differential-if-cached: all fixtures $(DIFF_CANON)
 		echo "differential: NOT RUN by make check: $(BTF2BTF_BIN) has no --features=all yet (issue 12 items 1-4)"; \
 	else \
 		echo "differential: run by make check (7.3 tree and upstream resolve_btfids cached in $(ORACLE_CACHE))"; \
+		./tests/differential/selftest.sh $(BUILD) "$$rb" && \
 		./tests/differential/run.sh $(BUILD) "$$rb"; \
 	fi
 .PHONY: differential differential-if-cached

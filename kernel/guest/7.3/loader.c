@@ -1,0 +1,1088 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * /init of the 7.3 guest: loads bpf_testmod.ko, checks the kfunc
+ * prototypes in /sys/kernel/btf, then runs upstream's own BPF selftest
+ * objects (compiled from the 7.3 tree) under their test annotations.
+ *
+ * The annotations are BTF decl tags "comment:<counter>:test_..." on each
+ * program's FUNC (tools/testing/selftests/bpf/progs/bpf_misc.h). They are
+ * read the way tools/testing/selftests/bpf/test_loader.c reads them:
+ * tags sorted by strverscmp() (that restores source order), a program is
+ * loaded alone (plus __auxiliary ones), __failure/__success decide whether
+ * the load must fail, __msg patterns ("{{regex}}" parts allowed) must
+ * appear in order in the verifier log, __retval runs the program once with
+ * BPF_PROG_TEST_RUN, __stderr/__stdout patterns are matched line by line
+ * against the program's BPF streams. Annotations this loader does not
+ * implement make the test FAIL rather than being ignored.
+ *
+ * Objects whose upstream runner is a custom prog_tests/ function
+ * (kfunc_implicit_args_tracing, wq's callback check, task_work,
+ * linked_list, rbtree) get a driver here doing what that function checks.
+ *
+ * Output: one "PASS name" / "FAIL name: why" / "SKIP name: why" line per
+ * test and "N passed, M failed" at the end; then the guest reboots.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#define PROGS_DIR	"/progs"
+#define LOG_SZ		(4 << 20)
+#define POINTER_VALUE	0xbadcafe	/* __retval(POINTER_VALUE): any value */
+#define TEST_DATA_LEN	64
+
+static int passed, failed;
+static char log_buf[LOG_SZ];
+static char stream_buf[LOG_SZ];
+
+static void result(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s", ok ? "PASS" : "FAIL", name);
+	if (fmt && *fmt) {
+		printf(ok ? " (" : ": ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		if (ok)
+			printf(")");
+	}
+	printf("\n");
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* ---- expected messages ------------------------------------------------ */
+
+struct pattern {
+	const char *text;
+	regex_t re;
+	bool is_re;
+	bool next_line;	/* must match on the line after the previous one */
+	bool negative;	/* __not_msg */
+};
+
+struct patterns {
+	struct pattern *p;
+	int n;
+};
+
+/* "{{re}}" parts are regular expressions, the rest is matched literally */
+static int compile_pattern(struct pattern *p, char *why, size_t why_sz)
+{
+	char buf[4096];
+	const char *s = p->text;
+	size_t n = 0;
+	bool in_re = false;
+	int err;
+
+	while (*s) {
+		if (n + 3 >= sizeof(buf)) {
+			snprintf(why, why_sz, "pattern too long: '%s'", p->text);
+			return -1;
+		}
+		if (!in_re && !strncmp(s, "{{", 2)) {
+			in_re = true;
+			s += 2;
+		} else if (in_re && !strncmp(s, "}}", 2)) {
+			in_re = false;
+			s += 2;
+		} else {
+			if (!in_re && strchr(".[]\\()*+?{}|^$", *s))
+				buf[n++] = '\\';
+			buf[n++] = *s++;
+		}
+	}
+	buf[n] = 0;
+	if (in_re) {
+		snprintf(why, why_sz, "unclosed '{{' in '%s'", p->text);
+		return -1;
+	}
+	err = regcomp(&p->re, buf, REG_EXTENDED | REG_NEWLINE);
+	if (err) {
+		snprintf(why, why_sz, "bad regex '%s'", buf);
+		return -1;
+	}
+	p->is_re = true;
+	return 0;
+}
+
+static int add_pattern(struct patterns *ps, const char *text, bool next_line,
+		       bool negative, char *why, size_t why_sz)
+{
+	struct pattern *p;
+
+	ps->p = realloc(ps->p, (ps->n + 1) * sizeof(*ps->p));
+	if (!ps->p)
+		abort();
+	p = &ps->p[ps->n++];
+	memset(p, 0, sizeof(*p));
+	p->text = text;
+	p->next_line = next_line;
+	p->negative = negative;
+	if (strstr(text, "{{"))
+		return compile_pattern(p, why, why_sz);
+	return 0;
+}
+
+static void free_patterns(struct patterns *ps)
+{
+	int i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->p[i].is_re)
+			regfree(&ps->p[i].re);
+	free(ps->p);
+	ps->p = NULL;
+	ps->n = 0;
+}
+
+/* find p in *pos; on a match return its start and move *pos past it */
+static const char *find_pattern(const struct pattern *p, const char **pos)
+{
+	regmatch_t m;
+	const char *at;
+
+	if (!p->is_re) {
+		at = strstr(*pos, p->text);
+		if (at)
+			*pos = at + strlen(p->text);
+		return at;
+	}
+	if (regexec(&p->re, *pos, 1, &m, 0))
+		return NULL;
+	at = *pos + m.rm_so;
+	*pos += m.rm_eo;
+	return at;
+}
+
+static int lines_between(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (; a < b; a++)
+		n += *a == '\n';
+	return n;
+}
+
+/*
+ * Positive patterns must match in order, each after the previous match
+ * (and on the very next line when next_line is set). A negative pattern
+ * must not match between the positive matches around it.
+ */
+static bool match_patterns(const char *text, const struct patterns *ps,
+			   char *why, size_t why_sz)
+{
+	const char *pos = text, *at, *prev = text, *span_start = text;
+	const char **start = calloc(ps->n + 1, sizeof(*start));
+	const char **end = calloc(ps->n + 1, sizeof(*end));
+	int i, j, line = 0, prev_line = -1;
+	bool ok = true;
+
+	if (!start || !end)
+		abort();
+	for (i = 0; i < ps->n && ok; i++) {
+		if (ps->p[i].negative)
+			continue;
+		at = find_pattern(&ps->p[i], &pos);
+		if (!at) {
+			snprintf(why, why_sz, "expected '%s' not found", ps->p[i].text);
+			ok = false;
+			break;
+		}
+		line += lines_between(prev, at);
+		if (ps->p[i].next_line && prev_line >= 0 && line != prev_line + 1) {
+			snprintf(why, why_sz, "'%s' matched on line %d, expected line %d",
+				 ps->p[i].text, line, prev_line + 1);
+			ok = false;
+		}
+		start[i] = at;
+		end[i] = pos;
+		prev = at;
+		prev_line = line;
+	}
+	for (i = 0; i < ps->n && ok; i++) {
+		const char *span_end = text + strlen(text), *p;
+
+		if (!ps->p[i].negative) {
+			span_start = end[i] ? end[i] : span_start;
+			continue;
+		}
+		for (j = i + 1; j < ps->n; j++)
+			if (!ps->p[j].negative) {
+				span_end = start[j];
+				break;
+			}
+		p = span_start;
+		at = find_pattern(&ps->p[i], &p);
+		if (at && p <= span_end) {
+			snprintf(why, why_sz, "unexpected '%s' found", ps->p[i].text);
+			ok = false;
+		}
+	}
+	free(start);
+	free(end);
+	return ok;
+}
+
+/* ---- test specs from decl tags ---------------------------------------- */
+
+struct spec {
+	const char *prog;
+	const char *desc;
+	bool valid;
+	bool failure;
+	bool auxiliary;
+	bool execute;
+	bool other_arch;	/* __arch_* given, x86_64 not among them */
+	int retval;
+	int log_level;
+	int flags;
+	struct patterns msgs;
+	struct patterns err;	/* __stderr */
+	struct patterns out;	/* __stdout */
+	char why[512];		/* why the spec is invalid */
+};
+
+static int cmp_tags(const void *a, const void *b)
+{
+	return strverscmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+static const char *has_prefix(const char *s, const char *pfx)
+{
+	size_t n = strlen(pfx);
+
+	return strncmp(s, pfx, n) ? NULL : s + n;
+}
+
+static bool parse_retval(const char *s, int *val)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "_INT_MIN")) {
+		*val = INT_MIN;
+		return true;
+	}
+	if (!strcmp(s, "POINTER_VALUE")) {
+		*val = POINTER_VALUE;
+		return true;
+	}
+	if (!strcmp(s, "TEST_DATA_LEN")) {
+		*val = TEST_DATA_LEN;
+		return true;
+	}
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || end == s)
+		return false;
+	*val = (int)v;
+	return true;
+}
+
+static const struct { const char *name; int flag; } prog_flag_names[] = {
+	{ "BPF_F_STRICT_ALIGNMENT", BPF_F_STRICT_ALIGNMENT },
+	{ "BPF_F_ANY_ALIGNMENT", BPF_F_ANY_ALIGNMENT },
+	{ "BPF_F_TEST_RND_HI32", BPF_F_TEST_RND_HI32 },
+	{ "BPF_F_TEST_STATE_FREQ", BPF_F_TEST_STATE_FREQ },
+	{ "BPF_F_SLEEPABLE", BPF_F_SLEEPABLE },
+	{ "BPF_F_XDP_HAS_FRAGS", BPF_F_XDP_HAS_FRAGS },
+	{ "BPF_F_TEST_REG_INVARIANTS", BPF_F_TEST_REG_INVARIANTS },
+};
+
+static bool parse_flag(const char *s, int *flags)
+{
+	bool clear = *s == '!';
+	size_t i;
+	int f = 0;
+	char *end;
+
+	s += clear;
+	for (i = 0; i < sizeof(prog_flag_names) / sizeof(prog_flag_names[0]); i++)
+		if (!strcmp(s, prog_flag_names[i].name))
+			f = prog_flag_names[i].flag;
+	if (!f) {
+		f = (int)strtol(s, &end, 0);
+		if (*end || end == s)
+			return false;
+	}
+	if (clear)
+		*flags &= ~f;
+	else
+		*flags |= f;
+	return true;
+}
+
+static void parse_spec(const struct btf *btf, const char *prog, struct spec *sp)
+{
+	const char **tags = NULL;
+	bool err_next = true, out_next = true, arch_given = false, arch_x86 = false;
+	int func_id, i, n = 0, ntypes = btf__type_cnt(btf);
+	char *why = sp->why;
+	size_t why_sz = sizeof(sp->why);
+
+	memset(sp, 0, sizeof(*sp));
+	sp->prog = prog;
+	/* what test_progs adds to every program (testing_prog_flags()) */
+	sp->flags = BPF_F_TEST_RND_HI32 | BPF_F_TEST_REG_INVARIANTS;
+	func_id = btf__find_by_name_kind(btf, prog, BTF_KIND_FUNC);
+	if (func_id < 0) {
+		snprintf(why, why_sz, "no FUNC %s in the object's BTF", prog);
+		return;
+	}
+	for (i = 1; i < ntypes; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (!btf_is_decl_tag(t) || t->type != (unsigned int)func_id ||
+		    btf_decl_tag(t)->component_idx != -1)
+			continue;
+		tags = realloc(tags, (n + 1) * sizeof(*tags));
+		if (!tags)
+			abort();
+		tags[n++] = btf__name_by_offset(btf, t->name_off);
+	}
+	if (n)
+		qsort(tags, n, sizeof(*tags), cmp_tags);
+	for (i = 0; i < n; i++) {
+		const char *s = tags[i], *v;
+		int skip = 0;
+
+		if (sscanf(s, "comment:%*d:%n", &skip) < 0 || !skip)
+			continue;
+		s += skip;
+		if ((v = has_prefix(s, "test_description="))) {
+			sp->desc = v;
+		} else if (!strcmp(s, "test_expect_failure")) {
+			sp->failure = true;
+		} else if (!strcmp(s, "test_expect_success")) {
+			sp->failure = false;
+		} else if (!strcmp(s, "test_auxiliary")) {
+			sp->auxiliary = true;
+		} else if ((v = has_prefix(s, "test_expect_msg="))) {
+			if (add_pattern(&sp->msgs, v, false, false, why, why_sz))
+				goto out;
+		} else if ((v = has_prefix(s, "test_expect_not_msg="))) {
+			if (add_pattern(&sp->msgs, v, false, true, why, why_sz))
+				goto out;
+		} else if ((v = has_prefix(s, "test_retval="))) {
+			if (!parse_retval(v, &sp->retval)) {
+				snprintf(why, why_sz, "bad __retval '%s'", v);
+				goto out;
+			}
+			sp->execute = true;
+		} else if ((v = has_prefix(s, "test_log_level="))) {
+			sp->log_level = atoi(v);
+		} else if ((v = has_prefix(s, "test_prog_flags="))) {
+			if (!parse_flag(v, &sp->flags)) {
+				snprintf(why, why_sz, "bad __flag '%s'", v);
+				goto out;
+			}
+		} else if ((v = has_prefix(s, "test_arch="))) {
+			arch_given = true;
+			arch_x86 |= !strcmp(v, "X86_64");
+		} else if ((v = has_prefix(s, "test_expect_stderr="))) {
+			if (!strcmp(v, "...")) {
+				err_next = false;
+				continue;
+			}
+			if (add_pattern(&sp->err, v, err_next, false, why, why_sz))
+				goto out;
+			err_next = true;
+		} else if ((v = has_prefix(s, "test_expect_stdout="))) {
+			if (!strcmp(v, "...")) {
+				out_next = false;
+				continue;
+			}
+			if (add_pattern(&sp->out, v, out_next, false, why, why_sz))
+				goto out;
+			out_next = true;
+		} else {
+			/* __xlated, __jited, *_unpriv, __btf_path, __caps_unpriv,
+			 * __load_if_*, __linear_size: not implemented here
+			 */
+			snprintf(why, why_sz, "annotation '%s' not supported by this loader", s);
+			goto out;
+		}
+	}
+	sp->other_arch = arch_given && !arch_x86;
+	sp->valid = true;
+out:
+	free(tags);
+}
+
+static void free_spec(struct spec *sp)
+{
+	free_patterns(&sp->msgs);
+	free_patterns(&sp->err);
+	free_patterns(&sp->out);
+}
+
+/* ---- running programs ------------------------------------------------- */
+
+static int test_run(int fd, bool syscall, int *retval)
+{
+	unsigned char in[TEST_DATA_LEN] = { 0 }, out[TEST_DATA_LEN << 2];
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int err;
+
+	if (!syscall) {
+		/* an Ethernet frame of zeros but for an IPv4 EtherType */
+		in[12] = 0x08;
+		opts.data_in = in;
+		opts.data_size_in = sizeof(in);
+		opts.data_out = out;
+		opts.data_size_out = sizeof(out);
+		opts.repeat = 1;
+	}
+	err = bpf_prog_test_run_opts(fd, &opts);
+	if (err)
+		return -errno;
+	*retval = opts.retval;
+	return 0;
+}
+
+static bool check_stream(int fd, int stream, const struct patterns *ps,
+			 char *why, size_t why_sz)
+{
+	int n;
+
+	if (!ps->n)
+		return true;
+	n = bpf_prog_stream_read(fd, stream, stream_buf, sizeof(stream_buf) - 1, NULL);
+	if (n <= 0) {
+		snprintf(why, why_sz, "nothing in BPF stream %d (%d)", stream, n);
+		return false;
+	}
+	stream_buf[n] = 0;
+	return match_patterns(stream_buf, ps, why, why_sz);
+}
+
+static void show_log(void)
+{
+	size_t n = strlen(log_buf);
+
+	/* the tail of the verifier log says why a load failed */
+	printf("---- verifier log (last 2000 bytes) ----\n%s\n----\n",
+	       n > 2000 ? log_buf + n - 2000 : log_buf);
+}
+
+/* one test of an annotated object, the way test_loader.c's run_subtest() does it */
+static void run_spec(const char *path, const char *oname, struct spec *specs, int idx)
+{
+	struct spec *sp = &specs[idx];
+	struct bpf_object *obj;
+	struct bpf_program *prog, *target = NULL;
+	char name[256], why[1024] = "";
+	bool syscall;
+	int err, i = 0, retval;
+
+	snprintf(name, sizeof(name), "%s/%s", oname, sp->prog);
+	if (sp->other_arch) {
+		printf("SKIP %s: __arch_* does not include x86_64\n", name);
+		return;
+	}
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		result(false, name, "open: %s", strerror(errno));
+		return;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		struct spec *s = &specs[i++];
+		bool load = false;
+
+		if (s->valid && !strcmp(bpf_program__name(prog), sp->prog)) {
+			target = prog;
+			load = true;
+		}
+		if (s->valid && s->auxiliary)
+			load = true;
+		bpf_program__set_autoload(prog, load);
+	}
+	if (!target) {
+		result(false, name, "program not found");
+		goto out;
+	}
+	bpf_program__set_log_buf(target, log_buf, sizeof(log_buf));
+	bpf_program__set_log_level(target, sp->log_level);
+	bpf_program__set_flags(target, bpf_program__flags(target) | sp->flags);
+	log_buf[0] = 0;
+	err = bpf_object__load(obj);
+	if (sp->failure && !err) {
+		result(false, name, "load succeeded, __failure expected");
+		goto out;
+	}
+	if (!sp->failure && err) {
+		show_log();
+		result(false, name, "load failed (%d), __success expected", err);
+		goto out;
+	}
+	if (!match_patterns(log_buf, &sp->msgs, why, sizeof(why))) {
+		show_log();
+		result(false, name, "verifier log: %s", why);
+		goto out;
+	}
+	if (sp->failure || !sp->execute) {
+		result(true, name, "%s%s%s", sp->failure ? "load refused as expected" : "loaded",
+		       sp->msgs.n ? ", log matches" : "",
+		       sp->failure ? "" : "; no __retval: not run, as upstream");
+		goto out;
+	}
+	syscall = bpf_program__type(target) == BPF_PROG_TYPE_SYSCALL;
+	err = test_run(bpf_program__fd(target), syscall, &retval);
+	if (err) {
+		result(false, name, "BPF_PROG_TEST_RUN: %s", strerror(-err));
+		goto out;
+	}
+	if (retval != sp->retval && sp->retval != POINTER_VALUE) {
+		result(false, name, "retval %d, expected %d", retval, sp->retval);
+		goto out;
+	}
+	if (!check_stream(bpf_program__fd(target), 2, &sp->err, why, sizeof(why))) {
+		printf("---- stderr ----\n%s\n----\n", stream_buf);
+		result(false, name, "stderr: %s", why);
+		goto out;
+	}
+	if (!check_stream(bpf_program__fd(target), 1, &sp->out, why, sizeof(why))) {
+		printf("---- stdout ----\n%s\n----\n", stream_buf);
+		result(false, name, "stdout: %s", why);
+		goto out;
+	}
+	result(true, name, "retval %d%s%s", retval, sp->err.n ? ", stderr matches" : "",
+	       sp->out.n ? ", stdout matches" : "");
+out:
+	bpf_object__close(obj);
+}
+
+static void obj_path(char *buf, size_t sz, const char *oname)
+{
+	snprintf(buf, sz, PROGS_DIR "/%s.bpf.o", oname);
+}
+
+/* RUN_TESTS(oname): every program of the object is a test */
+static void run_tests(const char *oname)
+{
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct spec *specs;
+	char path[256], name[256];
+	int i, n = 0;
+
+	obj_path(path, sizeof(path), oname);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		result(false, oname, "open %s: %s", path, strerror(errno));
+		return;
+	}
+	bpf_object__for_each_program(prog, obj)
+		n++;
+	specs = calloc(n ? n : 1, sizeof(*specs));
+	if (!specs)
+		abort();
+	i = 0;
+	bpf_object__for_each_program(prog, obj)
+		parse_spec(bpf_object__btf(obj), bpf_program__name(prog), &specs[i++]);
+	for (i = 0; i < n; i++) {
+		if (!specs[i].valid) {
+			snprintf(name, sizeof(name), "%s/%s", oname, specs[i].prog);
+			result(false, name, "%s", specs[i].why);
+			continue;
+		}
+		if (!specs[i].auxiliary)
+			run_spec(path, oname, specs, i);
+	}
+	for (i = 0; i < n; i++)
+		free_spec(&specs[i]);
+	free(specs);
+	bpf_object__close(obj);
+}
+
+/* ---- drivers for objects upstream runs with custom prog_tests --------- */
+
+static struct bpf_object *open_load(const char *oname, char *name)
+{
+	struct bpf_object *obj;
+	char path[256];
+	int err;
+
+	obj_path(path, sizeof(path), oname);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		result(false, name, "open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		result(false, name, "load: %d", err);
+		bpf_object__close(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* offset and size of global VAR in the object's data section SEC */
+static int global_var(const struct btf *btf, const char *sec, const char *var,
+		      __u32 *off, __u32 *size)
+{
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *ds;
+	int id = btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC);
+	unsigned int i;
+
+	if (id < 0)
+		return -ENOENT;
+	ds = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(ds);
+	for (i = 0; i < btf_vlen(ds); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+		if (!strcmp(btf__name_by_offset(btf, v->name_off), var)) {
+			*off = vs->offset;
+			*size = vs->size;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct bpf_map *data_map(struct bpf_object *obj, const char *sec)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (strstr(bpf_map__name(m), sec))
+			return m;
+	return NULL;
+}
+
+/* current value of global VAR (size sz) in the object's data section SEC */
+static int read_global(struct bpf_object *obj, const char *sec, const char *var,
+		       void *val, size_t sz)
+{
+	struct bpf_map *map = data_map(obj, sec);
+	__u32 off, size;
+	size_t vsz;
+	int zero = 0, err;
+	char *data;
+
+	if (!map || global_var(bpf_object__btf(obj), sec, var, &off, &size) || size != sz)
+		return -ENOENT;
+	vsz = bpf_map__value_size(map);
+	data = malloc(vsz);
+	if (!data)
+		abort();
+	err = bpf_map__lookup_elem(map, &zero, sizeof(zero), data, vsz, 0) ? -errno : 0;
+	if (!err)
+		memcpy(val, data + off, sz);
+	free(data);
+	return err;
+}
+
+static int run_prog(struct bpf_object *obj, const char *prog_name, int *retval)
+{
+	struct bpf_program *prog = bpf_object__find_program_by_name(obj, prog_name);
+
+	if (!prog)
+		return -ENOENT;
+	return test_run(bpf_program__fd(prog),
+			bpf_program__type(prog) == BPF_PROG_TYPE_SYSCALL, retval);
+}
+
+/* prog_tests/kfunc_implicit_args_tracing.c */
+static void drive_tracing(void)
+{
+	static const char *name = "kfunc_implicit_args_tracing/fentry+fexit";
+	struct bpf_object *obj = open_load("kfunc_implicit_args_tracing", (char *)name);
+	struct bpf_program *prog;
+	struct bpf_link *links[4] = { 0 };
+	unsigned long long v[6];
+	static const char *vars[6] = { "fentry_arg_cnt", "fentry_aux_arg", "fentry_result",
+				       "fexit_arg_cnt", "fexit_aux_arg", "fexit_result" };
+	int n = 0, i, retval, err;
+
+	if (!obj)
+		return;
+	bpf_object__for_each_program(prog, obj) {
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_TRACING)
+			continue;
+		links[n] = bpf_program__attach(prog);
+		if (!links[n]) {
+			result(false, name, "attach %s: %s", bpf_program__name(prog),
+			       strerror(errno));
+			goto out;
+		}
+		n++;
+	}
+	err = run_prog(obj, "trigger_implicit_arg", &retval);
+	if (err || retval != 5) {
+		result(false, name, "trigger_implicit_arg: err %d retval %d, expected 5", err, retval);
+		goto out;
+	}
+	for (i = 0; i < 6; i++)
+		if (read_global(obj, ".bss", vars[i], &v[i], sizeof(v[i]))) {
+			result(false, name, "cannot read %s", vars[i]);
+			goto out;
+		}
+	if (v[0] != 2 || !v[1] || v[2] != 1 || v[3] != 2 || !v[4] || v[5] != 1) {
+		result(false, name, "fentry: arg_cnt %llu aux %#llx result %llu; "
+		       "fexit: arg_cnt %llu aux %#llx result %llu (want 2, non-zero, 1)",
+		       v[0], v[1], v[2], v[3], v[4], v[5]);
+		goto out;
+	}
+	result(true, name, "%d programs attached, both see 2 args (a=5, aux=%#llx), "
+	       "kfunc returned 5", n, v[1]);
+out:
+	while (n-- > 0)
+		bpf_link__destroy(links[n]);
+	bpf_object__close(obj);
+}
+
+/* prog_tests/wq.c serial_test_wq(): the callback really runs */
+static void drive_wq_callback(void)
+{
+	static const char *name = "wq/test_syscall_array_sleepable callback";
+	struct bpf_object *obj = open_load("wq", (char *)name);
+	int retval = -1, ok = 0, err, tries;
+
+	if (!obj)
+		return;
+	err = run_prog(obj, "test_syscall_array_sleepable", &retval);
+	if (err || retval) {
+		result(false, name, "test run: err %d retval %d", err, retval);
+		goto out;
+	}
+	for (tries = 0; tries < 500; tries++) {
+		if (read_global(obj, ".bss", "ok_sleepable", &ok, sizeof(ok)) == 0 &&
+		    ok == (1 << 1))
+			break;
+		usleep(10000);
+	}
+	if (ok != (1 << 1)) {
+		result(false, name, "ok_sleepable = %d after 5 s, expected 2", ok);
+		goto out;
+	}
+	result(true, name, "bpf_wq_set_callback's callback ran: ok_sleepable = 2");
+out:
+	bpf_object__close(obj);
+}
+
+/*
+ * prog_tests/test_task_work.c. Upstream samples PERF_COUNT_HW_CPU_CYCLES
+ * and skips where there is no PMU (QEMU TCG has none); here the same
+ * programs run on the software cpu-clock event instead.
+ */
+static void drive_task_work(const char *prog_name, const char *map_name)
+{
+	static const char text[] = "hello world";
+	char name[128];
+	struct bpf_object *obj = NULL;
+	struct bpf_program *prog, *p;
+	struct bpf_link *link = NULL;
+	struct bpf_map *map;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.sample_period = 100000,
+	};
+	struct { char data[128]; char tw[64]; } *value;
+	int pfd[2], pid, status, pe_fd, k, found = 0, err;
+	char path[256], *bss;
+	size_t bss_sz;
+	__u32 off, size;
+	unsigned long long addr = (unsigned long)text;
+
+	snprintf(name, sizeof(name), "task_work/%s (cpu-clock, not HW cycles)", prog_name);
+	if (pipe(pfd))
+		abort();
+	pid = fork();
+	if (pid == 0) {
+		volatile unsigned long long num = 1;
+		struct timespec t0, t;
+		char c;
+
+		close(pfd[1]);
+		if (read(pfd[0], &c, 1) != 1)
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {	/* ~300 ms of CPU for the sampling event */
+			for (k = 0; k < 10000; k++)
+				num *= time(NULL) % 7;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+		_exit(0);
+	}
+	close(pfd[0]);
+	obj_path(path, sizeof(path), "task_work");
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		result(false, name, "open: %s", strerror(errno));
+		goto out;
+	}
+	prog = bpf_object__find_program_by_name(obj, prog_name);
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, p == prog);
+	map = data_map(obj, ".bss");
+	bss = map ? bpf_map__initial_value(map, &bss_sz) : NULL;
+	if (!prog || !bss ||
+	    global_var(bpf_object__btf(obj), ".bss", "user_ptr", &off, &size) ||
+	    size != sizeof(addr) || off + size > bss_sz) {
+		result(false, name, "no program %s or no user_ptr in .bss", prog_name);
+		goto out;
+	}
+	/* what upstream does with skel->bss->user_ptr before the load */
+	memcpy(bss + off, &addr, sizeof(addr));
+	err = bpf_object__load(obj);
+	if (err) {
+		result(false, name, "load: %d", err);
+		goto out;
+	}
+	pe_fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1, 0);
+	if (pe_fd < 0) {
+		result(false, name, "perf_event_open: %s", strerror(errno));
+		goto out;
+	}
+	link = bpf_program__attach_perf_event(prog, pe_fd);
+	if (!link) {
+		close(pe_fd);
+		result(false, name, "attach: %s", strerror(errno));
+		goto out;
+	}
+	if (write(pfd[1], "x", 1) != 1)
+		abort();
+	close(pfd[1]);
+	pfd[1] = -1;
+	waitpid(pid, &status, 0);
+	pid = 0;
+	map = bpf_object__find_map_by_name(obj, map_name);
+	value = calloc(1, bpf_map__value_size(map) > sizeof(*value) ?
+			  bpf_map__value_size(map) : sizeof(*value));
+	if (!map || !value)
+		abort();
+	for (k = 0; k < (int)bpf_map__max_entries(map); k++) {
+		if (bpf_map__lookup_elem(map, &k, sizeof(k), value, bpf_map__value_size(map), 0))
+			continue;
+		if (strcmp(value->data, text)) {
+			result(false, name, "%s[%d] = '%.20s', expected '%s'", map_name, k,
+			       value->data, text);
+			free(value);
+			goto out;
+		}
+		found++;
+	}
+	free(value);
+	if (!found)
+		result(false, name, "no element of %s was written by the task_work callback",
+		       map_name);
+	else
+		result(true, name, "%d elements of %s hold '%s' copied by the callback",
+		       found, map_name, text);
+out:
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+}
+
+/*
+ * prog_tests/linked_list.c and rbtree.c: each program run once on a loaded
+ * object returns 0 (their own checks); rbtree's add programs also report
+ * that the less() callback ran.
+ */
+static void drive_run_all(const char *oname, const char *const *progs,
+			  const char *const *flag_vars)
+{
+	char name[256];
+	int i, retval, err;
+	long long flag;	/* rbtree.c: long less_callback_ran */
+
+	for (i = 0; progs[i]; i++) {
+		struct bpf_object *obj;
+
+		snprintf(name, sizeof(name), "%s/%s", oname, progs[i]);
+		obj = open_load(oname, name);
+		if (!obj)
+			continue;
+		err = run_prog(obj, progs[i], &retval);
+		if (err || retval) {
+			result(false, name, "test run: err %d retval %d, expected 0", err, retval);
+		} else if (flag_vars && flag_vars[i] &&
+			   (read_global(obj, ".data", flag_vars[i], &flag, sizeof(flag)) || flag != 1)) {
+			result(false, name, "%s != 1", flag_vars[i]);
+		} else {
+			result(true, name, "retval 0%s%s%s", flag_vars && flag_vars[i] ? ", " : "",
+			       flag_vars && flag_vars[i] ? flag_vars[i] : "",
+			       flag_vars && flag_vars[i] ? " = 1" : "");
+		}
+		bpf_object__close(obj);
+	}
+}
+
+/* ---- module and BTF checks -------------------------------------------- */
+
+static void load_testmod(void)
+{
+	int fd = open("/bpf_testmod.ko", O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
+		result(false, "bpf_testmod_load", "%s", strerror(errno));
+		return;
+	}
+	close(fd);
+	result(stat("/sys/kernel/btf/bpf_testmod", &st) == 0, "bpf_testmod_load",
+	       "/sys/kernel/btf/bpf_testmod");
+}
+
+static int func_params(const struct btf *btf, const char *fn)
+{
+	int id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
+	const struct btf_type *t;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	return t && btf_is_func_proto(t) ? (int)btf_vlen(t) : -1;
+}
+
+/* seed 010: the migrated kfuncs have reduced prototypes, X_impl the full one */
+static void check_btf(void)
+{
+	/*
+	 * reduced = the parameters before the first implicit one; the _impl
+	 * of the first four exists only in BTF (the transform adds it), the
+	 * others' _impl are real legacy kernel functions (void *meta__ign).
+	 */
+	static const struct { const char *fn; int reduced, impl; } kf[] = {
+		{ "bpf_wq_set_callback", 3, 4 },
+		{ "bpf_stream_vprintk", 4, 5 },
+		{ "bpf_task_work_schedule_signal", 4, 5 },
+		{ "bpf_task_work_schedule_resume", 4, 5 },
+		{ "bpf_obj_new", 1, 2 },
+		{ "bpf_list_push_front", 2, 4 },
+		{ "bpf_rbtree_add", 3, 5 },
+	};
+	struct btf *vmlinux = btf__parse("/sys/kernel/btf/vmlinux", NULL), *mod;
+	char impl[128], name[160];
+	size_t i;
+	int n, m;
+
+	if (!vmlinux) {
+		result(false, "btf_vmlinux_parse", "%s", strerror(errno));
+		return;
+	}
+	result(true, "btf_vmlinux_parse", "%u types", btf__type_cnt(vmlinux) - 1);
+	for (i = 0; i < sizeof(kf) / sizeof(kf[0]); i++) {
+		snprintf(impl, sizeof(impl), "%s_impl", kf[i].fn);
+		snprintf(name, sizeof(name), "btf_vmlinux_%s", kf[i].fn);
+		n = func_params(vmlinux, kf[i].fn);
+		m = func_params(vmlinux, impl);
+		result(n == kf[i].reduced && m == kf[i].impl, name, "%s: %d params, %s: %d",
+		       kf[i].fn, n, impl, m);
+	}
+	mod = btf__parse_split("/sys/kernel/btf/bpf_testmod", vmlinux);
+	if (!mod) {
+		result(false, "btf_testmod_parse_split", "%s", strerror(errno));
+	} else {
+		n = func_params(mod, "bpf_kfunc_implicit_arg");
+		m = func_params(mod, "bpf_kfunc_implicit_arg_impl");
+		result(n == 1 && m == 2, "btf_testmod_implicit_arg",
+		       "bpf_kfunc_implicit_arg: %d params, _impl: %d", n, m);
+		btf__free(mod);
+	}
+	btf__free(vmlinux);
+}
+
+static void check_dmesg(void)
+{
+	char buf[1 << 16], *line, *save;
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1), bad = 0;
+
+	if (n < 0) {
+		result(false, "dmesg_no_btf_errors", "klogctl: %s", strerror(errno));
+		return;
+	}
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "BTF") && (strstr(line, "rror") || strstr(line, "nvalid"))) {
+			printf("BTFERR %s\n", line);
+			bad++;
+		}
+	result(!bad, "dmesg_no_btf_errors", "%d BTF error lines", bad);
+}
+
+int main(void)
+{
+	static const char *const linked_list_progs[] = {
+		"map_list_push_pop", "inner_map_list_push_pop", "global_list_push_pop",
+		"global_list_push_pop_nested", "global_list_array_push_pop",
+		"map_list_push_pop_multiple", "inner_map_list_push_pop_multiple",
+		"global_list_push_pop_multiple", "map_list_in_list",
+		"inner_map_list_in_list", "global_list_in_list", NULL,
+	};
+	static const char *const rbtree_progs[] = {
+		"rbtree_add_nodes", "rbtree_add_nodes_nested", "rbtree_add_and_remove",
+		"rbtree_add_and_remove_array", "rbtree_first_and_remove",
+		"rbtree_api_release_aliasing", NULL,
+	};
+	static const char *const rbtree_flags[] = {
+		"less_callback_ran", "less_callback_ran", NULL, NULL, NULL, NULL, NULL,
+	};
+	/* RUN_TESTS() objects, in the order prog_tests/ runs them */
+	static const char *const annotated[] = {
+		"kfunc_implicit_args", "wq", "wq_failures", "stream", "stream_fail",
+		"task_work_fail", "rbtree_fail", "refcounted_kptr", "verifier_arena",
+		"arena_kfunc", "impl_refused", NULL,
+	};
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	printf("INFO 7.3 guest: upstream selftest objects from %s\n", PROGS_DIR);
+
+	load_testmod();
+	check_btf();
+	for (i = 0; annotated[i]; i++)
+		run_tests(annotated[i]);
+	drive_tracing();
+	drive_wq_callback();
+	drive_task_work("oncpu_hash_map", "hmap");
+	drive_task_work("oncpu_array_map", "arrmap");
+	drive_task_work("oncpu_lru_map", "lrumap");
+	drive_run_all("linked_list", linked_list_progs, NULL);
+	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
+	check_dmesg();
+
+	printf("%d passed, %d failed\n", passed, failed);
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

@@ -1,0 +1,435 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Kernel proof for btf2btf on Linux 7.3: fetch Debian's linux-source-7.3
+# (suite trixie-backports) with scripts/fetch-linux-source.sh, apply
+# kernel/patches/7.3/ (gen-btf.sh runs btf2btf for the BTF phase,
+# resolve_btfids only resolves .BTF_ids), configure (tinyconfig +
+# kernel/configs/7.3/*.config), build bzImage and bpf_testmod.ko, compile
+# upstream's own selftest programs from the 7.3 tree with clang-19, pack them
+# with a static loader that honours their test annotations, boot in QEMU (TCG).
+#
+#   kernel/scripts/ktest-7.3.sh [all|source|config|kernel|guest|boot|
+#                               differential|failstop|check-patches]
+#
+# all = boot + differential + failstop. Environment: BTF2BTF (path of the
+# btf2btf binary, default build/btf2btf), KCACHE (default .cache/kernel-7.3),
+# JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
+# Every step is cached under $KCACHE with a stamp holding the hash of its
+# inputs; a step runs again only when that hash changes.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$TOP"
+KTEST_NAME=ktest-7.3
+# shellcheck source=kernel/scripts/lib.sh
+. "$TOP/kernel/scripts/lib.sh"
+
+VER=7.3
+SUITE=trixie-backports
+KDIR=kernel
+PKG=linux-source-$VER
+KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel-$VER}" && cd "${KCACHE:-.cache/kernel-$VER}" && pwd)
+# the pristine tree, shared with make differential (scripts/oracle-resolve-btfids.sh)
+FETCH=${KFETCH:-$TOP/.cache/linux-$VER}
+SRC=$KCACHE/src/$PKG
+OBJ=$KCACHE/build
+TESTMOD=$KCACHE/testmod
+GUEST=$KCACHE/guest
+STAMPS=$KCACHE/stamps
+JOBS=${JOBS:-$(nproc)}
+BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}" 2>/dev/null || echo "${BTF2BTF:-build/btf2btf}")
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
+CLANG=${CLANG:-clang-19}
+SELFTESTS=tools/testing/selftests/bpf
+
+mkdir -p "$STAMPS"
+
+shopt -s nullglob
+PATCHES=("$KDIR"/patches/$VER/*.patch)
+CONFIGS=("$KDIR"/configs/$VER/*.config)
+shopt -u nullglob
+[ ${#CONFIGS[@]} -gt 0 ] || die "no config fragment in $KDIR/configs/$VER"
+mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
+mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" -type f | LC_ALL=C sort)
+
+step_fetch() {
+	say "fetch: $PKG ($SUITE) into $FETCH"
+	PRISTINE=$(scripts/fetch-linux-source.sh "$VER" "$SUITE" "$FETCH") ||
+		die "could not fetch $PKG"
+	DEB=$(ls "$FETCH"/${PKG}_*.deb | head -1)
+}
+
+key_src() { { basename "$DEB"; hash_files "${PATCHES[@]}"; } | sha256sum | cut -c1-16; }
+
+step_source() {
+	step_fetch
+	KEY_SRC=$(key_src)
+	KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c1-16)
+	# the sources and the binary itself: BTF2BTF may name an installed btf2btf
+	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
+	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
+	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
+	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
+		say "source: $SRC up to date (series $KEY_SRC)"
+		return
+	fi
+	say "source: copying $PRISTINE into $KCACHE/src"
+	rm -rf "$KCACHE/src" "$OBJ" "$TESTMOD" "$STAMPS"/*
+	mkdir -p "$KCACHE/src"
+	cp -a "$PRISTINE" "$SRC"
+	local p
+	for p in "${PATCHES[@]}"; do
+		say "source: applying $(basename "$p")"
+		patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$p" ||
+			die "$p does not apply"
+	done
+	stamp_set source "$KEY_SRC"
+}
+
+step_config() {
+	step_source
+	if stamp_ok config "$KEY_CFG" && [ -f "$OBJ/.config" ]; then
+		say "config: $OBJ/.config up to date"
+		return
+	fi
+	say "config: tinyconfig + ${CONFIGS[*]}"
+	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
+	stamp_set config "$KEY_CFG"
+}
+
+# the series makes gen-btf.sh run $BTF2BTF; the unpatched tree ignores it
+make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
+make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
+
+step_kernel() {
+	step_config
+	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
+	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/arch/x86/boot/bzImage" ] &&
+	   [ -f "$TESTMOD/bpf_testmod.ko" ]; then
+		say "kernel: bzImage and bpf_testmod.ko up to date"
+		return
+	fi
+	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
+		# BTF is made by the link step: force it when btf2btf changed
+		say "kernel: btf2btf changed, relinking vmlinux and bpf_testmod.ko"
+		rm -f "$OBJ/vmlinux" "$TESTMOD"/*.ko
+	fi
+	local t0=$SECONDS f
+	say "kernel: make -j$JOBS bzImage modules (BTF2BTF=$BTF2BTF)"
+	make_kernel bzImage modules
+	mkdir -p "$TESTMOD"
+	cp "$KDIR/guest/$VER/testmod/Kbuild" "$TESTMOD/"
+	for f in bpf_testmod.c bpf_testmod.h bpf_testmod_kfunc.h bpf_testmod-events.h; do
+		cmp -s "$SRC/$SELFTESTS/test_kmods/$f" "$TESTMOD/$f" ||
+			cp "$SRC/$SELFTESTS/test_kmods/$f" "$TESTMOD/$f"
+	done
+	say "kernel: make M=$TESTMOD modules (7.3's test_kmods/bpf_testmod.c)"
+	make_testmod modules
+	say "kernel: built in $((SECONDS - t0)) s"
+	stamp_set tool "$KEY_TOOL"
+	stamp_set kernel "$KEY_KERNEL"
+}
+
+# Upstream's selftest objects the guest runs (tools/testing/selftests/bpf/progs/);
+# see kernel/guest/7.3/loader.c for how each is run.
+UPSTREAM_PROGS=(kfunc_implicit_args kfunc_implicit_args_tracing wq wq_failures
+	stream stream_fail task_work task_work_fail linked_list rbtree rbtree_fail
+	refcounted_kptr verifier_arena arena_kfunc)
+
+# bpftool and libbpf of the 7.3 tree. Debian 12's bpftool 7.1 dumps the 7.3
+# BTF but writes no kfunc prototypes into vmlinux.h (that came with bpftool
+# 7.4, from the "bpf_kfunc" decl tags), and the 7.3 selftests rely on them;
+# the loader needs libbpf API newer than Debian 12's 1.1.2 (BPF streams,
+# arena maps). Both come from the same linux-source-7.3 package.
+step_tools() {
+	step_source
+	BPFTOOL=$KCACHE/tools/bpftool/bootstrap/bpftool
+	LIBBPF=$KCACHE/tools/bpftool/bootstrap/libbpf
+	if stamp_ok tools "$KEY_SRC" && [ -x "$BPFTOOL" ] && [ -f "$LIBBPF/libbpf.a" ]; then
+		say "tools: bpftool and libbpf of the 7.3 tree up to date"
+		return
+	fi
+	say "tools: building the 7.3 tree's bpftool (bootstrap) and libbpf.a"
+	rm -rf "$KCACHE/tools"
+	mkdir -p "$KCACHE/tools/bpftool"
+	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
+		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
+	"$BPFTOOL" version | head -2
+	stamp_set tools "$KEY_SRC"
+}
+
+clang_sys_includes() {
+	"$CLANG" -v -E - < /dev/null 2>&1 |
+		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }'
+}
+
+step_guest() {
+	step_kernel
+	step_tools
+	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
+		say "guest: initramfs up to date"
+		return
+	fi
+	command -v "$CLANG" > /dev/null || die "$CLANG not found (apt-get install clang-19)"
+	rm -rf "$GUEST"
+	mkdir -p "$GUEST/root/progs" "$GUEST/include/bpf" "$GUEST/obj"
+	local st=$SRC/$SELFTESTS
+	say "guest: vmlinux.h from $OBJ/vmlinux ($BPFTOOL)"
+	"$BPFTOOL" btf dump file "$OBJ/vmlinux" format c > "$GUEST/include/vmlinux.h"
+	grep -q 'struct bpf_prog_aux {' "$GUEST/include/vmlinux.h" ||
+		die "bpftool could not dump the BTF of $OBJ/vmlinux"
+	local nk
+	nk=$(grep -c '__weak __ksym;$' "$GUEST/include/vmlinux.h" || true)
+	say "guest: vmlinux.h declares $nk kfuncs (from the bpf_kfunc decl tags of the BTF phase)"
+	[ "$nk" -gt 0 ] || die "no kfunc prototypes in vmlinux.h: the vmlinux BTF has no bpf_kfunc decl tags"
+	if command -v bpftool > /dev/null; then
+		# Debian 12's bpftool: can it read 7.3's BTF? (its exit status is
+		# 0 even on failure, so look at the output)
+		bpftool btf dump file "$OBJ/vmlinux" format c > "$GUEST/obj/vmlinux-bpftool-debian.h" 2>&1 || true
+		if grep -q 'struct bpf_prog_aux {' "$GUEST/obj/vmlinux-bpftool-debian.h"; then
+			say "guest: Debian's $(bpftool version | head -1) also dumps it, with" \
+			    "$(grep -c '__ksym;$' "$GUEST/obj/vmlinux-bpftool-debian.h" || true) kfunc prototypes"
+		else
+			say "guest: Debian's bpftool cannot dump the 7.3 BTF"
+		fi
+	fi
+	cp "$LIBBPF"/include/bpf/*.h "$GUEST/include/bpf/"
+	local flags p
+	# BPF_CFLAGS and CLANG_BPF_BUILD_RULE of tools/testing/selftests/bpf/Makefile
+	flags=(-g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian
+	       -I"$GUEST/include" -I"$st" -I"$SRC/tools/include/uapi" -I"$SRC/tools/include"
+	       -I"$st/libarena/include" -std=gnu11 -fno-strict-aliasing
+	       -Wno-microsoft-anon-tag -fms-extensions -Wno-compare-distinct-pointer-types
+	       -Wno-initializer-overrides $(clang_sys_includes) -DENABLE_ATOMICS_TESTS
+	       -O2 --target=bpfel -mcpu=v3)
+	for p in "${UPSTREAM_PROGS[@]}"; do
+		say "guest: $CLANG progs/$p.c (upstream)"
+		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progs/$p.bpf.o"
+	done
+	for p in "$KDIR/guest/$VER"/progs/*.c; do
+		say "guest: $CLANG $p (ours)"
+		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
+			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
+	done
+	# Debian 12's libbpf 1.1.2 on these objects, for the record (README)
+	if gcc -O2 -o "$GUEST/obj/libbpf-open" "$KDIR/guest/$VER/host/libbpf-open.c" -lbpf 2>/dev/null; then
+		"$GUEST/obj/libbpf-open" "$GUEST"/root/progs/*.bpf.o | sed 's/^/    /'
+	fi
+	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
+	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
+		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
+		-o "$GUEST/root/init" "$KDIR/guest/$VER/loader.c" "$LIBBPF/libbpf.a" -lelf -lz
+	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
+	say "guest: packing initramfs"
+	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
+	stamp_set guest "$KEY_GUEST"
+}
+
+step_boot() {
+	step_guest
+	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
+}
+
+# The environment kbuild gives scripts/gen-btf.sh, for running it by hand on
+# the objects of the build. No -j for pahole: single-threaded pahole output is
+# reproducible, so two runs get the same input.
+genbtf_env() {
+	env objtree="$OBJ" srctree="$SRC" PAHOLE=pahole PAHOLE_FLAGS="--btf_gen_floats" \
+		RESOLVE_BTFIDS="$OBJ/tools/bpf/resolve_btfids/resolve_btfids" \
+		CC=gcc OBJCOPY=objcopy CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
+		BTF2BTF="$BTF2BTF" "$@"
+}
+
+# bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
+# built one has resolved .BTF_ids whose set8 pairs are sorted by id.
+relink_testmod() {
+	local out=$1 cmd
+	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
+	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
+	cmd=${cmd%%;*}
+	# kbuild runs it in the module's directory (M=)
+	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+		die "relinking bpf_testmod.ko failed: $cmd"
+}
+
+# gen_btf_both DIR: run the stock and the patched gen-btf.sh on copies of the
+# build's .tmp_vmlinux1 and of the relinked bpf_testmod.ko; extract sections
+gen_btf_both() {
+	local d=$1 v f
+	rm -rf "$d"
+	mkdir -p "$d/stock" "$d/btf2btf"
+	relink_testmod "$d/bpf_testmod.pre.ko"
+	for v in stock btf2btf; do
+		cp "$OBJ/.tmp_vmlinux1" "$d/$v/vmlinux.tmp"
+		cp "$d/bpf_testmod.pre.ko" "$d/$v/bpf_testmod.ko"
+	done
+	say "differential: stock gen-btf.sh + resolve_btfids (unpatched 7.3 scripts/gen-btf.sh)"
+	(cd "$d/stock" &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= sh "$PRISTINE/scripts/gen-btf.sh" vmlinux.tmp &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS=--distill_base \
+		sh "$PRISTINE/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" bpf_testmod.ko) ||
+		die "stock gen-btf.sh failed"
+	say "differential: patched gen-btf.sh (btf2btf --features=all, resolve_btfids --resolve_only)"
+	(cd "$d/btf2btf" &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= BTF2BTF_FLAGS=--features=all \
+		sh "$SRC/scripts/gen-btf.sh" vmlinux.tmp &&
+	 genbtf_env RESOLVE_BTFIDS_FLAGS= BTF2BTF_FLAGS="--features=all --distill-base" \
+		sh "$SRC/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" bpf_testmod.ko) ||
+		die "patched gen-btf.sh failed"
+	for v in stock btf2btf; do
+		f=$d/$v
+		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" "$f/scratch.o"
+		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
+		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
+			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
+	done
+}
+
+# compare_one WHAT STOCK_CANON_ARGS -- OURS_CANON_ARGS: semantic + byte comparison
+SEM_DIFFS=0
+compare_btf() {
+	local what=$1 a=$2 b=$3 base_a=${4:-} base_b=${5:-} n bytes
+	"$BTFCANON" ${base_a:+-b "$base_a"} "$a" > "$a.canon" || die "btfcanon $a failed"
+	"$BTFCANON" ${base_b:+-b "$base_b"} "$b" > "$b.canon" || die "btfcanon $b failed"
+	n=$(diff "$a.canon" "$b.canon" | grep -c '^[<>]' || true)
+	if cmp -s "$a" "$b"; then bytes="byte-identical"; else
+		bytes="bytes differ ($(stat -c %s "$a") vs $(stat -c %s "$b") bytes)"; fi
+	printf 'DIFF %-22s %s types (stock) / %s (btf2btf): %d semantic differences, %s\n' \
+		"$what" "$(wc -l < "$a.canon")" "$(wc -l < "$b.canon")" "$n" "$bytes"
+	if [ "$n" != 0 ]; then
+		diff "$a.canon" "$b.canon" | grep '^[<>]' | head -20 | sed 's/^/    /'
+		SEM_DIFFS=$((SEM_DIFFS + n))
+	fi
+}
+
+compare_raw() {
+	local what=$1 a=$2 b=$3
+	if cmp -s "$a" "$b"; then
+		printf 'DIFF %-22s byte-identical (%s bytes)\n' "$what" "$(stat -c %s "$a")"
+	else
+		printf 'DIFF %-22s DIFFER\n' "$what"
+		SEM_DIFFS=$((SEM_DIFFS + 1))
+	fi
+}
+
+# Build-time differential: the same .tmp_vmlinux1 and bpf_testmod.ko through
+# the stock BTF step (upstream resolve_btfids does the phase) and through ours.
+step_differential() {
+	step_kernel
+	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
+	local d=$KCACHE/differential s=$KCACHE/differential/stock o=$KCACHE/differential/btf2btf
+	gen_btf_both "$d"
+	SEM_DIFFS=0
+	compare_btf "vmlinux .BTF" "$s/vmlinux.BTF" "$o/vmlinux.BTF"
+	compare_raw "vmlinux .BTF_ids" "$s/vmlinux.BTF_ids" "$o/vmlinux.BTF_ids"
+	compare_btf "bpf_testmod .BTF.base" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_btf "bpf_testmod .BTF" "$s/mod.BTF" "$o/mod.BTF" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_raw "bpf_testmod .BTF_ids" "$s/mod.BTF_ids" "$o/mod.BTF_ids"
+	[ "$SEM_DIFFS" = 0 ] || die "differential: $SEM_DIFFS differences between stock resolve_btfids and btf2btf"
+	say "differential: 0 semantic differences"
+}
+
+# A btf2btf failure must stop the build: the patched gen-btf.sh with
+# BTF2BTF=false must fail and leave nothing to link or embed.
+step_failstop() {
+	step_kernel
+	local d=$KCACHE/failstop rc
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
+	relink_testmod "$d/bpf_testmod.ko"
+	rc=0
+	(cd "$d" && genbtf_env BTF2BTF=false BTF2BTF_FLAGS=--features=all RESOLVE_BTFIDS_FLAGS= \
+		sh "$SRC/scripts/gen-btf.sh" vmlinux.tmp) > "$d/vmlinux.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || die "failstop: gen-btf.sh vmlinux succeeded with BTF2BTF=false"
+	[ ! -e "$d/vmlinux.tmp.btf.o" ] || die "failstop: gen-btf.sh left vmlinux.tmp.btf.o behind"
+	say "failstop: gen-btf.sh (vmlinux) with BTF2BTF=false exits $rc, no .btf.o to link"
+	rc=0
+	(cd "$d" && genbtf_env BTF2BTF=false BTF2BTF_FLAGS="--features=all --distill-base" \
+		RESOLVE_BTFIDS_FLAGS= sh "$SRC/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" \
+		bpf_testmod.ko) > "$d/module.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || die "failstop: gen-btf.sh module succeeded with BTF2BTF=false"
+	! readelf -S "$d/bpf_testmod.ko" | grep -q ' \.BTF ' ||
+		die "failstop: bpf_testmod.ko got a .BTF section although btf2btf failed"
+	say "failstop: gen-btf.sh (module) with BTF2BTF=false exits $rc, no .BTF embedded"
+	rc=0
+	make -s -C "$SRC" O="$OBJ" BTF2BTF=false prepare > "$d/prepare.log" 2>&1 || rc=$?
+	[ $rc != 0 ] && grep -q 'needs btf2btf' "$d/prepare.log" ||
+		die "failstop: make prepare with BTF2BTF=false did not stop (see $d/prepare.log)"
+	say "failstop: make prepare with BTF2BTF=false stops: $(grep -m1 'needs btf2btf' "$d/prepare.log" | tr -s '* ' ' ')"
+}
+
+# Seed 010 in the 7.3 tree: nothing handles a "__prog" argument suffix any more.
+# Seed 010 removed is_kfunc_arg_prog() (the "__prog" name suffix); what
+# stays is the type-based is_kfunc_arg_prog_aux() (struct bpf_prog_aux *).
+step_seed010() {
+	step_fetch
+	local hits
+	say "seed 010: grep -rnE '\"__prog\"|__prog\\b|is_kfunc_arg_prog\\(' kernel/bpf include/linux (7.3 tree)"
+	hits=$(cd "$PRISTINE" && grep -rnE '"__prog"|__prog\b|is_kfunc_arg_prog\(' kernel/bpf include/linux || true)
+	[ -z "$hits" ] || { printf '%s\n' "$hits"; die "seed 010: __prog handling still in the 7.3 tree"; }
+	say "seed 010: 0 hits; what decides instead (kernel/bpf/verifier.c):"
+	(cd "$PRISTINE" && grep -nE 'static bool is_kfunc_arg_(prog_aux|implicit)\(' kernel/bpf/verifier.c) |
+		sed 's/^/    /'
+}
+
+step_check_patches() {
+	step_fetch
+	[ ${#PATCHES[@]} -gt 0 ] || die "no patches in $KDIR/patches/$VER"
+	local d=$KCACHE/am f p out bad=0
+	say "check-patches: git am ${#PATCHES[@]} patches on the files they touch (from $PRISTINE)"
+	rm -rf "$d"
+	mkdir -p "$d"
+	for f in $(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${PATCHES[@]}" | sort -u); do
+		[ -f "$PRISTINE/$f" ] || continue	# created by the series
+		mkdir -p "$d/$(dirname "$f")"
+		cp "$PRISTINE/$f" "$d/$f"
+	done
+	(
+		cd "$d"
+		git init -q
+		git add -A
+		git -c user.name=ktest -c user.email=ktest@localhost commit -q -m base
+		git -c user.name=ktest -c user.email=ktest@localhost am -q "${PATCHES[@]/#/$TOP/}"
+	) || die "the series does not apply with git am"
+	for p in "${PATCHES[@]}"; do
+		out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+		printf '%s: %s\n' "$(basename "$p")" "$(printf '%s\n' "$out" | grep '^total:' || echo 'no issues')"
+		printf '%s\n' "$out" | grep -q '^ERROR' && bad=1
+	done
+	rm -rf "$d"
+	[ $bad = 0 ] || die "checkpatch reported errors"
+	say "check-patches: OK"
+}
+
+case "${1:-all}" in
+fetch) step_fetch; echo "$PRISTINE" ;;
+source) step_source ;;
+config) step_config ;;
+kernel) step_kernel ;;
+tools) step_tools ;;
+guest) step_guest ;;
+boot) step_boot ;;
+differential) step_differential ;;
+failstop) step_failstop ;;
+seed010) step_seed010 ;;
+check-patches) step_check_patches ;;
+keys)	# the stamp keys of the current inputs, for debugging the cache
+	step_fetch
+	KTEST_KEYS_ONLY=1 step_source
+	printf 'source %s\nconfig %s\ntool %s\nkernel %s\nguest %s\n' \
+		"$KEY_SRC" "$KEY_CFG" "$KEY_TOOL" "$KEY_KERNEL" "$KEY_GUEST"
+	;;
+all)
+	t0=$SECONDS
+	step_seed010
+	step_boot
+	step_differential
+	step_failstop
+	say "kernel-test 7.3: guest tests, differential and failstop passed ($((SECONDS - t0)) s)"
+	;;
+*) die "unknown step $1" ;;
+esac

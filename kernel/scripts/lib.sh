@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Shell helpers shared by the kernel proofs (ktest.sh for 6.12, ktest-7.3.sh
+# for 7.3). Sourced, not run. The caller sets KTEST_NAME (prefix of error
+# messages) and STAMPS (directory of the step stamps) before using them.
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf '%s: error: %s\n' "${KTEST_NAME:-ktest}" "$*" >&2; exit 1; }
+
+hash_files() {
+	# hash of the names and contents of the given files, in order
+	local f
+	for f in "$@"; do
+		printf '%s\n' "$f"
+		cat "$f"
+	done | sha256sum | cut -c1-16
+}
+
+# A step's stamp holds the hash of its inputs; the step is skipped while the
+# stamp matches.
+stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
+stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
+
+# pack_initramfs ROOTDIR OUT: cpio newc (owned by root), gzip -9
+pack_initramfs() {
+	mkdir -p "$1/dev" "$1/proc" "$1/sys"
+	(cd "$1" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -9 > "$2"
+}
+
+# qemu_boot BZIMAGE INITRD LOG TIMEOUT: boot under TCG, print the guest's
+# result lines and fail unless the last summary is "N passed, 0 failed", N > 0.
+qemu_boot() {
+	local kernel=$1 initrd=$2 log=$3 secs=$4 rc=0 summary
+	say "boot: qemu-system-x86_64 -accel tcg (timeout ${secs}s), log in $log"
+	timeout "$secs" qemu-system-x86_64 -m 512 -smp 1 -accel tcg \
+		-nographic -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4" \
+		< /dev/null > "$log" 2>&1 || rc=$?
+	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
+	[ $rc != 124 ] || die "QEMU timed out after ${secs}s (see $log)"
+	[ $rc = 0 ] || die "QEMU exited with $rc (see $log)"
+	summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
+	case "$summary" in
+	*" passed, 0 failed") ;;
+	*) die "guest tests failed: $summary" ;;
+	esac
+	[ "${summary%% *}" -gt 0 ] || die "no guest test ran"
+}
+
+# kconfig_merge SRC OBJ FRAGMENT...: tinyconfig + fragments + olddefconfig;
+# fails when a CONFIG_ line of a fragment did not survive.
+kconfig_merge() {
+	local src=$1 obj=$2 line missing=0
+	shift 2
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" tinyconfig >/dev/null
+	"$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$@" >/dev/null
+	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qxF "$line" "$obj/.config" || { echo "config: missing $line" >&2; missing=1; }
+	done < <(cat "$@")
+	[ $missing = 0 ] || die "config fragment not satisfied (see above)"
+}

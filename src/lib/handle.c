@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The handle: closing it and every accessor of the public API. */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_edit.h"
+#include "btf_post.h"
+#include "handle.h"
+
+void btf2btf__close(struct btf2btf *b)
+{
+	if (!b)
+		return;
+	b2b_kfuncs_free(&b->kfuncs);
+	b2b_plan_free(&b->plan);
+	b2b_tag_index_free(&b->tags);
+	b2b_name_index_free(&b->names);
+	b2b_name_index_free(&b->base_names);
+	b2b_btf_ids_free(&b->ids);
+	free(b->set8_view);
+	btf__free(b->btf);
+	free(b->out);
+	btf__free(b->base);
+	btf__free(b->full_base);
+	free(b->base_out);
+	b2b_elf_close(b->elf);
+	free(b->path);
+	free(b->btf_path);
+	free(b);
+}
+
+int b2b_materialise(struct btf2btf *b)
+{
+	struct btf *btf;
+	int err;
+
+	if (!b->out)
+		return 0;
+	errno = 0;
+	btf = b2b_btf_from_raw(b->out, b->out_size, b->base);
+	if (!btf) {
+		err = errno ? -errno : -EINVAL;
+		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
+	}
+	btf__set_endianness(btf, btf__endianness(b->btf));
+	btf__free(b->btf);
+	b->btf = btf;
+	free(b->out);
+	b->out = NULL;
+	return 0;
+}
+
+bool btf2btf__changed(const struct btf2btf *b)
+{
+	return b->changed;
+}
+
+int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	__u32 sz = 0;
+	const void *raw;
+	int err;
+
+	if (b->out && btf__endianness(b->btf) == b2b_native_endianness()) {
+		*data = b->out;
+		*size = b->out_size;
+		return 0;
+	}
+	err = b2b_materialise(b);
+	if (err)
+		return err;
+	raw = btf__raw_data(b->btf, &sz);
+	if (!raw)
+		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
+	*data = raw;
+	*size = sz;
+	return 0;
+}
+
+int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	const void *raw;
+	__u32 sz = 0;
+
+	if (!b->base_out)
+		return -ENOENT;
+	if (btf__endianness(b->btf) == b2b_native_endianness()) {
+		*data = b->base_out;
+		*size = b->base_out_size;
+		return 0;
+	}
+	/* the split BTF is written in the input's byte order: the base too */
+	if (btf__set_endianness(b->base, btf__endianness(b->btf)))
+		return -EINVAL;
+	raw = btf__raw_data(b->base, &sz);
+	if (!raw)
+		return -ENOMEM;
+	*data = raw;
+	*size = sz;
+	return 0;
+}
+
+const struct btf *btf2btf__btf(const struct btf2btf *b)
+{
+	/* logically const: the same BTF, parsed on first use */
+	int err = b2b_materialise((struct btf2btf *)b);
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return b->btf;
+}
+
+const struct btf *btf2btf__base_btf(const struct btf2btf *b)
+{
+	return b->base;
+}
+
+const char *btf2btf__path(const struct btf2btf *b)
+{
+	return b->path;
+}
+
+const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b)
+{
+	return &b->stats;
+}
+
+size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
+{
+	return b->kfuncs.nr;
+}
+
+const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
+{
+	return idx < b->kfuncs.nr ? &b->kfuncs.items[idx] : NULL;
+}
+
+size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
+{
+	return b->ids.nr_entries;
+}
+
+/* The public view of every set8 pair, made on first use (names looked up
+ * once) and kept with the handle, so callers get a pointer that stays valid
+ * and a struct that can grow. */
+static int make_set8_view(struct btf2btf *b)
+{
+	struct btf2btf_set8_entry *view;
+	size_t i;
+
+	view = calloc(b->ids.nr_entries ? b->ids.nr_entries : 1, sizeof(*view));
+	if (!view)
+		return -ENOMEM;
+	for (i = 0; i < b->ids.nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const struct b2b_set8 *set = &b->ids.sets[ent->set];
+		struct btf2btf_set8_entry *out = &view[i];
+
+		out->set = set->name;
+		out->set_flags = set->flags;
+		out->name = ent->name;
+		out->flags = ent->flags;
+		out->id = ent->id;
+		if (ent->name) {
+			out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
+			if (!out->id && b->base)
+				out->id = b2b_name_index_find(&b->base_names, ent->name,
+							      BTF_KIND_FUNC);
+		}
+	}
+	b->set8_view = view;
+	return 0;
+}
+
+const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
+{
+	/* the view is a cache: making it does not change what b holds */
+	struct btf2btf *mb = (struct btf2btf *)b;
+	int err;
+
+	if (!b || idx >= b->ids.nr_entries) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!b->set8_view) {
+		err = make_set8_view(mb);
+		if (err) {
+			errno = -err;
+			return NULL;
+		}
+	}
+	return &b->set8_view[idx];
+}
+
+size_t btf2btf__problem_cnt(const struct btf2btf *b)
+{
+	return b->plan.nr;
+}
+
+const struct btf2btf_problem *btf2btf__problem(const struct btf2btf *b, size_t idx)
+{
+	return idx < b->plan.nr ? &b->plan.problems[idx] : NULL;
+}
+
+unsigned int btf2btf__features(const struct btf2btf *b)
+{
+	return b->plan.features;
+}
+
+int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
+{
+	const struct btf_type *t = btf ? btf__type_by_id(btf, proto_id) : NULL;
+	int idx;
+
+	if (!t || !btf_is_func_proto(t))
+		return -EINVAL;
+	idx = b2b_first_implicit_arg(btf, proto_id);
+	return idx < 0 ? -ENOENT : idx;
+}
+
+const char *btf2btf__kf_flag_name(unsigned int bit)
+{
+	return b2b_kf_flag_name(bit);
+}
+
+const char *btf2btf__version(void)
+{
+	return BTF2BTF_VERSION;
+}

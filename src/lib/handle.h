@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * struct btf2btf, shared by the files of the public API: load.c (open),
+ * transform.c, write.c and handle.c (accessors). Nothing else sees it.
+ */
+#ifndef BTF2BTF_HANDLE_H
+#define BTF2BTF_HANDLE_H
+
+#include "btf_ids.h"
+#include "elf_file.h"
+#include "kfuncs.h"
+#include "plan.h"
+
+struct btf2btf {
+	char *path;			/* the object (or raw BTF) named on the command line */
+	char *btf_path;			/* raw BTF used instead of the object's .BTF */
+	struct b2b_log log;
+	struct b2b_elf *elf;		/* NULL when path is raw BTF */
+	size_t btf_index;		/* .BTF section index in elf */
+	bool lenient;
+	bool transformed;
+	bool changed;
+	unsigned int features;		/* as asked for (0: the default set) */
+	struct btf *btf;		/* as read, until the result is parsed (b2b_materialise) */
+	void *out;			/* transformed raw BTF, native endian, not parsed yet */
+	size_t out_size;
+	struct btf *base;		/* the distilled base after a transform with distill */
+	struct btf *full_base;		/* the base read, once replaced by the distilled one */
+	void *base_out;			/* distilled base, raw native endian */
+	size_t base_out_size;
+	bool distill;
+	bool post_changed;		/* a post-pass changed the BTF */
+	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
+	struct b2b_btf_ids ids;
+	struct b2b_name_index names, base_names;
+	struct b2b_tag_index tags;
+	struct b2b_kfuncs kfuncs;
+	struct b2b_plan plan;
+	struct btf2btf_stats stats;
+};
+
+/* Parse BTF bytes (split on base when base is set) and check every type;
+ * what names them in messages. */
+int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
+		  struct btf **out, const struct b2b_log *log);
+/* b->out parsed into b->btf; on failure b is as it was. */
+int b2b_materialise(struct btf2btf *b);
+
+#endif /* BTF2BTF_HANDLE_H */

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Opening: the object is opened and mapped once, sniffed (ELF or raw BTF)
+ * from those bytes, its BTF (and base BTF) parsed and checked, its .BTF_ids
+ * read; then the kfunc table is collected and the plan made.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_check.h"
+#include "btf_post.h"
+#include "handle.h"
+
+static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+
+static bool is_elf_magic(const void *p, size_t size)
+{
+	return size >= 4 && !memcmp(p, elf_magic, 4);
+}
+
+static bool is_btf_magic(const unsigned char *p, size_t size)
+{
+	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
+}
+
+int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
+		  struct btf **out, const struct b2b_log *log)
+{
+	struct btf *btf;
+	int err;
+
+	*out = NULL;
+	err = b2b_check_btf_header(data, size, what, log);
+	if (err)
+		return err;
+	errno = 0;
+	btf = b2b_btf_from_raw(data, size, base);
+	if (!btf) {
+		err = errno ? -errno : -EINVAL;
+		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
+	}
+	err = b2b_check_btf_types(btf, what, log);
+	if (err) {
+		btf__free(btf);
+		return err;
+	}
+	*out = btf;
+	return 0;
+}
+
+/* BTF of an ELF file's .BTF section, or of a raw BTF file. */
+static int load_btf_file(const char *path, struct btf *base, const char *what,
+			 struct btf **out, const struct b2b_log *parent)
+{
+	struct b2b_log log = *parent;
+	struct b2b_section sec;
+	struct b2b_elf *e = NULL;
+	const void *data;
+	size_t size;
+	int err;
+
+	log.path = path;
+	err = b2b_file_open(path, &log, &e);
+	if (!err)
+		err = b2b_file_bytes(e, &data, &size, &log);
+	if (err) {
+		b2b_elf_close(e);
+		return err;
+	}
+	if (is_elf_magic(data, size)) {
+		err = b2b_elf_begin(e, &log);
+		if (!err) {
+			err = b2b_elf_section(e, ".BTF", &sec, &log);
+			if (err == -ENOENT)
+				err = b2b_errno(&log, -ENOENT, "has no .BTF section");
+		}
+		if (!err)
+			err = b2b_parse_btf(sec.data, sec.size, base, what, out, &log);
+	} else if (is_btf_magic(data, size)) {
+		err = b2b_parse_btf(data, size, base, what, out, &log);
+	} else {
+		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");
+	}
+	b2b_elf_close(e);
+	return err;
+}
+
+/*
+ * Register the name of a set8 entry and the ones lookups derive from it:
+ * X_impl of a KF_IMPLICIT_ARGS X (the plan looks for a legacy one), X of an
+ * X_impl (the plan checks X_impl is not flagged too). Kfuncs found by decl
+ * tag alone are found by id, and without a set8 flag they are never transformed.
+ */
+static int want_entry_names(struct btf2btf *b, const char *name, bool implicit)
+{
+	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
+	const char *names[3] = { name, NULL, NULL };
+	int err = 0;
+
+	if (implicit && !b2b_impl_name(name, impl))
+		names[1] = impl;
+	if (b2b_impl_owner_name(name, plain))
+		names[2] = plain;
+	for (int i = 0; i < 3 && !err; i++) {
+		if (!names[i])
+			continue;
+		err = b2b_name_index_want(&b->names, names[i]);
+		if (!err && b->base)
+			err = b2b_name_index_want(&b->base_names, names[i]);
+	}
+	return err;
+}
+
+/* FUNC name of type id in the BTF or its base, NULL if none. */
+static const char *func_name(const struct btf2btf *b, __u32 id)
+{
+	const struct btf_type *t = id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, id) : NULL;
+
+	return t && btf_is_func(t) ? btf__name_by_offset(b->btf, t->name_off) : NULL;
+}
+
+/* Register every name a lookup will ask for, then find them all in one
+ * scan of the BTF (and one of the base). */
+static int index_names(struct btf2btf *b)
+{
+	size_t nr = b->ids.nr_entries;
+	int err;
+
+	/* an entry's name, and an _impl name for some */
+	err = b2b_name_index_reserve(&b->names, nr + nr / 4);
+	if (!err && b->base)
+		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
+
+	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
+		const struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const char *name = ent->name ? ent->name : func_name(b, ent->id);
+
+		if (name)
+			err = want_entry_names(b, name, ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
+	}
+	if (err)
+		return err;
+	b2b_name_index_scan(&b->names, b->btf);
+	if (b->base)
+		b2b_name_index_scan(&b->base_names, b->base);
+	return 0;
+}
+
+static void count_kfuncs(struct btf2btf *b)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		b->stats.kfuncs++;
+		if (k->found_by == (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8))
+			b->stats.by_both++;
+		else if (k->found_by == BTF2BTF_FOUND_TAG)
+			b->stats.by_tag++;
+		else
+			b->stats.by_set8++;
+		if (k->flags & BTF2BTF_KF_IMPLICIT_ARGS)
+			b->stats.implicit++;
+	}
+}
+
+/* The kfunc table and its plan. */
+static int collect(struct btf2btf *b)
+{
+	struct b2b_plan_input in = {
+		.btf = b->btf,
+		.names = &b->names,
+		.base_names = b->base ? &b->base_names : NULL,
+		.tags = &b->tags,
+		.ids = &b->ids,
+		.features = b->features,
+		.log = &b->log,
+	};
+	int err;
+
+	err = b2b_tag_index_build(&b->tags, b->btf);
+	if (!err)
+		err = index_names(b);
+	if (err)
+		return b2b_errno(&b->log, err, "out of memory");
+	err = b2b_collect_kfuncs(b->btf, &b->names, &b->tags, &b->ids, &b->kfuncs, &b->log);
+	if (!err)
+		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
+	if (err)
+		return err;
+	count_kfuncs(b);
+	/* set8s that disagree on a kfunc's flags: nothing can be done with it,
+	 * unless the caller only wants to look at it */
+	for (size_t i = 0; b->plan.refuse_open && i < b->plan.nr; i++) {
+		const struct btf2btf_problem *pr = &b->plan.problems[i];
+
+		if (strcmp(pr->rule, "set8-conflict"))
+			continue;
+		if (b->lenient)	/* shown, and transform() refuses */
+			b2b_warn(&b->log, "%s", pr->message);
+		else
+			b2b_err(&b->log, "%s", pr->message);
+	}
+	return b->plan.refuse_open && !b->lenient ? -EINVAL : 0;
+}
+
+/* The object's own BTF: its .BTF section, or btf_path (--btf). */
+static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what)
+{
+	struct b2b_section sec;
+	int err;
+
+	if (btf_path)
+		return load_btf_file(btf_path, b->base, what, &b->btf, &b->log);
+	err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
+	if (err == -ENOENT)
+		return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
+	if (err)
+		return err;
+	/* a typed section (e.g. SHT_DYNSYM) must stay a multiple of its entry
+	 * size, which new BTF would not be */
+	if (sec.shdr.sh_type != SHT_PROGBITS)
+		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
+				 sec.shdr.sh_type);
+	b->btf_index = sec.index;
+	err = b2b_parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->log);
+	/* libbpf holds its own copy now */
+	b2b_elf_release(b->elf, sec.data, sec.size);
+	return err;
+}
+
+static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
+		       const char *btf_path, const char *base_path)
+{
+	const char *what = ".BTF";
+	char what_buf[4096];
+	const void *data;
+	size_t size;
+	int err;
+
+	if (base_path) {
+		err = load_btf_file(base_path, NULL, "base BTF", &b->base, &b->log);
+		if (err)
+			return err;
+		/* only error messages use `what`: with a base, the likely cause is the base */
+		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s; the wrong base?)",
+			 btf_path ? btf_path : ".BTF", base_path);
+		what = what_buf;
+	} else if (btf_path) {
+		what = btf_path;
+	}
+
+	err = mem ? b2b_mem_open(mem, mem_size, &b->log, &b->elf)
+		  : b2b_file_open(b->path, &b->log, &b->elf);
+	if (!err)
+		err = b2b_file_bytes(b->elf, &data, &size, &b->log);
+	if (err)
+		return err;
+	if (is_elf_magic(data, size)) {
+		err = b2b_elf_begin(b->elf, &b->log);
+		if (!err)
+			err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
+		if (!err)
+			err = load_elf_btf(b, btf_path, what);
+	} else if (is_btf_magic(data, size)) {
+		if (btf_path)
+			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
+		err = b2b_parse_btf(data, size, b->base, what, &b->btf, &b->log);
+		/* a raw BTF file is rewritten whole: no ELF to keep */
+		b2b_elf_close(b->elf);
+		b->elf = NULL;
+	} else {
+		return b2b_errno(&b->log, -ENOEXEC, "neither an ELF object nor raw BTF");
+	}
+	if (err)
+		return err;
+	return collect(b);
+}
+
+static int do_open(const char *path, const void *mem, size_t size,
+		   const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	const char *btf_path;
+	struct btf2btf *b;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
+		return -EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->path = strdup(path);
+	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
+	b->btf_path = btf_path ? strdup(btf_path) : NULL;
+	if (!b->path || (btf_path && !b->btf_path)) {
+		btf2btf__close(b);
+		return -ENOMEM;
+	}
+	b->log.path = b->path;
+	b->log.warnings = &b->stats.warnings;
+	b->log.fn = B2B_OPTS_GET(opts, log, NULL);
+	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
+	b->lenient = B2B_OPTS_GET(opts, lenient, false);
+	b->features = B2B_OPTS_GET(opts, features, 0);
+	if (!b->features)
+		b->features = BTF2BTF_FEATS_DEFAULT;
+	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
+		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
+	b->distill = B2B_OPTS_GET(opts, distill_base, false);
+	if (b->distill && !B2B_OPTS_GET(opts, base_path, NULL)) {
+		btf2btf__close(b);
+		return -EINVAL;	/* a distilled base is made from the base */
+	}
+	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL));
+	if (err) {
+		btf2btf__close(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+int btf2btf__open(const char *path, const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	return do_open(path, NULL, 0, opts, out);
+}
+
+int btf2btf__open_mem(const void *buf, size_t size, const char *name,
+		      const struct btf2btf_opts *opts, struct btf2btf **out)
+{
+	if (!buf && size)
+		return -EINVAL;
+	return do_open(name ? name : "<memory>", buf ? buf : "", size, opts, out);
+}

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The plan. One pass over the .BTF_ids entries, then one over the kfuncs,
+ * applies every rule once: what the transform will do to each kfunc
+ * (struct btf2btf_kfunc: planned state and BTF2BTF_ACT_* actions) and every
+ * problem, with a stable rule name and a severity. The transform, --kfuncs
+ * and --check only read it.
+ *
+ * Rules follow upstream resolve_btfids (Linux 7.3, tools/bpf/resolve_btfids
+ * /main.c): kfuncs are the entries of BTF_SET8_KFUNCS set8s; one kfunc in two
+ * set8s with different flags is refused; an implicit argument is a pointer
+ * (through modifiers, not typedefs) to struct bpf_prog_aux or btf_struct_meta;
+ * an existing FUNC <kfunc>_impl is a legacy one whatever its prototype, and a
+ * KF_IMPLICIT_ARGS kfunc without an implicit argument still gets its _impl;
+ * both are warnings here. One difference, on purpose: a decl tag of a
+ * dropped parameter moves to _impl (upstream also leaves it on the reduced
+ * kfunc, past its last parameter, which the kernel refuses).
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define ARENA_ATTR	"address_space(1)"
+
+/* ---- names ---- */
+
+int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
+{
+	int n = snprintf(buf, BTF2BTF_KSYM_NAME_LEN, "%s%s", name, BTF2BTF_IMPL_SUFFIX);
+
+	return n < 0 || n >= BTF2BTF_KSYM_NAME_LEN ? -ENAMETOOLONG : 0;
+}
+
+bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
+{
+	size_t sl = strlen(BTF2BTF_IMPL_SUFFIX), len = strlen(name);
+
+	if (len <= sl || len - sl >= BTF2BTF_KSYM_NAME_LEN ||
+	    strcmp(name + len - sl, BTF2BTF_IMPL_SUFFIX))
+		return false;
+	memcpy(buf, name, len - sl);
+	buf[len - sl] = 0;
+	return true;
+}
+
+/* ---- implicit arguments: the one table ---- */
+
+/*
+ * As upstream's is_kf_implicit_arg(): a pointer, through modifiers (not
+ * typedefs), to a STRUCT (not a FWD) named in implicit_structs.
+ */
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	/* bounded: a modifier loop in malformed BTF must not hang us */
+	for (int depth = 0; t && depth < 32 && btf_is_mod(t); depth++)
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+static bool is_implicit_arg(const struct btf *btf, __u32 type_id)
+{
+	static const char *const implicit_structs[] = { "bpf_prog_aux", "btf_struct_meta" };
+	const struct btf_type *t = skip_mods(btf, type_id);
+	const char *name;
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = skip_mods(btf, t->type);
+	if (!t || !btf_is_struct(t))
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	for (size_t i = 0; name && i < ARRAY_SIZE(implicit_structs); i++)
+		if (!strcmp(name, implicit_structs[i]))
+			return true;
+	return false;
+}
+
+int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, proto_id);
+	const struct btf_param *p = btf_params(t);
+
+	for (__u16 i = 0; i < btf_vlen(t); i++)
+		if (is_implicit_arg(btf, p[i].type))
+			return i;
+	return -1;
+}
+
+/* ---- problems ---- */
+
+/* Every rule, once. quiet: a lint finding the transform is not affected by
+ * (logged at info level, so a kernel build stays quiet). */
+enum rule {
+	R_SET8_NO_FUNC, R_SET8_BASE_FUNC, R_SET8_ID_RANGE, R_SET8_IMPL_MISSING,
+	R_SET8_FLAGS_IGNORED, R_SET8_CONFLICT, R_TAG_NOT_IN_SET, R_IMPL_NAME_TOO_LONG,
+	R_IMPL_NOT_FUNC, R_IMPL_FLAGGED, R_IMPL_PROTO_MISMATCH, R_IMPLICIT_NO_ARG,
+	R_IMPLICIT_NOT_LAST, R_ARENA_NOT_POINTER,
+};
+
+static const struct {
+	const char *name;
+	enum btf2btf_severity severity;
+	bool quiet;
+} rules[] = {
+	[R_SET8_NO_FUNC]	= { "set8-no-func", BTF2BTF_SEV_WARNING, false },
+	[R_SET8_BASE_FUNC]	= { "set8-base-func", BTF2BTF_SEV_WARNING, false },
+	[R_SET8_ID_RANGE]	= { "set8-id-range", BTF2BTF_SEV_ERROR, false },
+	[R_SET8_IMPL_MISSING]	= { "set8-impl-missing", BTF2BTF_SEV_ERROR, false },
+	[R_SET8_FLAGS_IGNORED]	= { "set8-flags-ignored", BTF2BTF_SEV_WARNING, true },
+	[R_SET8_CONFLICT]	= { "set8-conflict", BTF2BTF_SEV_ERROR, false },
+	[R_TAG_NOT_IN_SET]	= { "tag-not-in-set", BTF2BTF_SEV_WARNING, true },
+	[R_IMPL_NAME_TOO_LONG]	= { "impl-name-too-long", BTF2BTF_SEV_ERROR, false },
+	[R_IMPL_NOT_FUNC]	= { "impl-not-func", BTF2BTF_SEV_WARNING, false },
+	[R_IMPL_FLAGGED]	= { "impl-flagged", BTF2BTF_SEV_ERROR, false },
+	[R_IMPL_PROTO_MISMATCH]	= { "impl-proto-mismatch", BTF2BTF_SEV_WARNING, false },
+	[R_IMPLICIT_NO_ARG]	= { "implicit-no-arg", BTF2BTF_SEV_WARNING, false },
+	[R_IMPLICIT_NOT_LAST]	= { "implicit-not-last", BTF2BTF_SEV_WARNING, true },
+	[R_ARENA_NOT_POINTER]	= { "arena-not-pointer", BTF2BTF_SEV_ERROR, false },
+};
+
+struct planner {
+	const struct b2b_plan_input *in;
+	struct b2b_kfuncs *k;
+	struct b2b_plan *plan;
+	__u32 start;			/* first id of the split part */
+	int err;
+};
+
+__attribute__((format(printf, 5, 6)))
+static void problem(struct planner *p, enum rule rule, const char *name, __u32 id,
+		    const char *fmt, ...)
+{
+	struct b2b_plan *plan = p->plan;
+	struct btf2btf_problem *pr;
+	struct btf2btf_kfunc *kf;
+	char *msg = NULL, *n;
+	va_list ap;
+
+	if (p->err)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	n = strdup(name ? name : "");
+	if (!msg || !n || b2b_grow((void **)&plan->problems, &plan->cap, plan->nr + 1,
+				   sizeof(*plan->problems))) {
+		free(msg);
+		free(n);
+		p->err = -ENOMEM;
+		return;
+	}
+	pr = &plan->problems[plan->nr++];
+	pr->rule = rules[rule].name;
+	pr->severity = rules[rule].severity;
+	pr->name = n;
+	pr->id = id;
+	pr->message = msg;
+	if (pr->severity == BTF2BTF_SEV_ERROR)
+		plan->nr_errors++;
+	else if (rules[rule].quiet)
+		b2b_info(p->in->log, "%s", msg);
+	else
+		b2b_warn(p->in->log, "%s", msg);
+	kf = b2b_kfunc_by_id(p->k, id);
+	if (kf)
+		kf->problems++;
+}
+
+const char *b2b_kf_flag_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		[0] = "KF_ACQUIRE", [1] = "KF_RELEASE", [2] = "KF_RET_NULL",
+		[4] = "KF_TRUSTED_ARGS", [5] = "KF_SLEEPABLE", [6] = "KF_DESTRUCTIVE",
+		[7] = "KF_RCU", [8] = "KF_ITER_NEW", [9] = "KF_ITER_NEXT",
+		[10] = "KF_ITER_DESTROY", [11] = "KF_RCU_PROTECTED", [12] = "KF_FASTCALL",
+		[13] = "KF_ARENA_RET", [14] = "KF_ARENA_ARG1", [15] = "KF_ARENA_ARG2",
+		[16] = "KF_IMPLICIT_ARGS",
+	};
+
+	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
+}
+
+/* "KF_ACQUIRE|KF_RET_NULL|0x8", "-" for none. */
+static void flags_str(__u32 flags, char *buf, size_t size)
+{
+	size_t len = 0;
+	__u32 unknown = 0;
+
+	buf[0] = 0;
+	for (unsigned int bit = 0; bit < 32 && len < size; bit++) {
+		const char *n = b2b_kf_flag_name(bit);
+
+		if (!(flags & (1U << bit)))
+			continue;
+		if (!n)
+			unknown |= 1U << bit;
+		else
+			len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "", n);
+	}
+	if (unknown && len < size)
+		len += snprintf(buf + len, size - len, "%s0x%x", len ? "|" : "", unknown);
+	if (!len)
+		snprintf(buf, size, "-");
+}
+
+static const char *kind_str(const struct btf_type *t)
+{
+	static const char *const names[] = {
+		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
+		"VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO", "VAR", "DATASEC",
+		"FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
+	};
+
+	return t && btf_kind(t) < ARRAY_SIZE(names) ? names[btf_kind(t)] : "UNKNOWN";
+}
+
+/* FUNC (kind BTF_KIND_FUNC) or any type (kind < 0) named name, in the BTF or its base. */
+static __u32 find_name(const struct planner *p, const char *name, int kind)
+{
+	__u32 id = b2b_name_index_find(p->in->names, name, kind);
+
+	if (!id && p->in->base_names)
+		id = b2b_name_index_find(p->in->base_names, name, kind);
+	return id;
+}
+
+/* The KF_IMPLICIT_ARGS kfunc X of impl_name "X_impl", or NULL. */
+static const struct btf2btf_kfunc *implicit_owner(const struct planner *p, const char *impl_name)
+{
+	char name[BTF2BTF_KSYM_NAME_LEN];
+	const struct btf2btf_kfunc *x;
+
+	if (!(p->plan->features & BTF2BTF_FEAT_IMPLICIT_ARGS) ||
+	    !b2b_impl_owner_name(impl_name, name))
+		return NULL;
+	x = b2b_kfunc_by_id(p->k, b2b_name_index_find(p->in->names, name, BTF_KIND_FUNC));
+	return x && (x->flags & BTF2BTF_KF_IMPLICIT_ARGS) ? x : NULL;
+}
+
+/* ---- set8 entries ---- */
+
+struct seen {			/* per kfunc: the first BTF_SET8_KFUNCS entry */
+	const char *set;
+	__u32 flags;
+	bool reported;
+};
+
+static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, const char *set)
+{
+	const struct btf *btf = p->in->btf;
+	const struct btf2btf_kfunc *x;
+	__u32 other;
+
+	if (!ent->name) {
+		const struct btf_type *t = ent->id < btf__type_cnt(btf) ? btf__type_by_id(btf, ent->id)
+									 : NULL;
+
+		if (!t && ent->id)
+			/* a type we add would take that id */
+			problem(p, R_SET8_ID_RANGE, "", 0,
+				"set8 %s holds id %u, past the last type (%u): .BTF_ids was resolved against another BTF",
+				set, ent->id, btf__type_cnt(btf) - 1);
+		else if (t && btf_is_func(t))
+			problem(p, R_SET8_BASE_FUNC, "", 0,
+				"set8 %s holds id %u, a FUNC of the base BTF: left alone", set, ent->id);
+		else
+			problem(p, R_SET8_NO_FUNC, "", 0,
+				"set8 %s holds id %u, which is %s", set, ent->id,
+				!t ? "no type of the BTF" : "not a FUNC");
+		return;
+	}
+	if (p->in->base_names && b2b_name_index_find(p->in->base_names, ent->name, BTF_KIND_FUNC)) {
+		problem(p, R_SET8_BASE_FUNC, ent->name, 0,
+			"set8 %s lists %s, a FUNC of the base BTF: left alone", set, ent->name);
+		return;
+	}
+	/* the X_impl we would add would become that entry's kfunc on the next
+	 * run: the output would not be a fixed point */
+	x = implicit_owner(p, ent->name);
+	if (x) {
+		problem(p, R_SET8_IMPL_MISSING, ent->name, 0,
+			"set8 %s lists %s, which the BTF lacks: cannot add it as the _impl of kfunc %s",
+			set, ent->name, x->name);
+		return;
+	}
+	other = find_name(p, ent->name, -1);
+	if (other)
+		problem(p, R_SET8_NO_FUNC, ent->name, 0,
+			"set8 %s lists %s, which the BTF has as %s [%u], not as a FUNC", set,
+			ent->name, kind_str(btf__type_by_id(btf, other)), other);
+	else
+		problem(p, R_SET8_NO_FUNC, ent->name, 0,
+			"set8 %s lists %s, but the BTF has no FUNC of that name (pahole drops a function whose prototypes disagree)",
+			set, ent->name);
+}
+
+static void plan_entries(struct planner *p)
+{
+	const struct b2b_btf_ids *ids = p->in->ids;
+	struct seen *seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
+	char fa[256], fb[256];
+
+	if (!seen) {
+		p->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < ids->nr_entries && !p->err; i++) {
+		const struct b2b_set8_entry *ent = &ids->entries[i];
+		const struct b2b_set8 *set = &ids->sets[ent->set];
+		__u32 fid = p->k->entry_func[i];
+		struct btf2btf_kfunc *kf = b2b_kfunc_by_id(p->k, fid);
+		struct seen *s;
+
+		if (!fid) {
+			entry_no_func(p, ent, set->name);
+			continue;
+		}
+		if (!(set->flags & BTF2BTF_SET8_KFUNCS)) {
+			if (ent->flags) {
+				const char *fn = btf__name_by_offset(p->in->btf,
+						btf__type_by_id(p->in->btf, fid)->name_off);
+
+				flags_str(ent->flags, fa, sizeof(fa));
+				problem(p, R_SET8_FLAGS_IGNORED, fn, fid,
+					"set8 %s gives %s flags %s, but it is not a BTF_SET8_KFUNCS set8 (BTF_KFUNCS_START): they make no kfunc",
+					set->name, fn, fa);
+			}
+			continue;
+		}
+		s = &seen[kf - p->k->items];
+		if (!s->set) {
+			s->set = set->name;
+			s->flags = ent->flags;
+			continue;
+		}
+		if (s->flags == ent->flags || s->reported)
+			continue;
+		s->reported = true;
+		p->plan->refuse_open = true;
+		if ((s->flags ^ ent->flags) & BTF2BTF_KF_IMPLICIT_ARGS) {
+			bool first = s->flags & BTF2BTF_KF_IMPLICIT_ARGS;
+
+			problem(p, R_SET8_CONFLICT, kf->name, fid,
+				"kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
+				kf->name, first ? s->set : set->name, first ? set->name : s->set);
+		} else {
+			flags_str(s->flags, fa, sizeof(fa));
+			flags_str(ent->flags, fb, sizeof(fb));
+			problem(p, R_SET8_CONFLICT, kf->name, fid,
+				"kfunc %s has flags %s in set8 %s but %s in set8 %s: one BTF cannot serve both",
+				kf->name, fa, s->set, fb, set->name);
+		}
+	}
+	free(seen);
+}
+
+/* ---- kfuncs ---- */
+
+static const struct btf_type *type_of(const struct planner *p, __u32 id)
+{
+	return btf__type_by_id(p->in->btf, id);
+}
+
+static bool has_func_tag(const struct planner *p, __u32 id, const char *value)
+{
+	size_t first, n = b2b_tag_index_find(p->in->tags, p->in->btf, id, &first);
+
+	for (size_t i = first; i < first + n; i++)
+		if (b2b_is_func_tag(p->in->btf, p->in->tags->ids[i], value))
+			return true;
+	return false;
+}
+
+/* A decl tag of a parameter at index from or later on FUNC id. */
+static bool has_param_tag_from(const struct planner *p, __u32 id, int from)
+{
+	size_t first, n = b2b_tag_index_find(p->in->tags, p->in->btf, id, &first);
+
+	for (size_t i = first; i < first + n; i++)
+		if (btf_decl_tag(type_of(p, p->in->tags->ids[i]))->component_idx >= from)
+			return true;
+	return false;
+}
+
+/* Same return type and first n parameter types; names may differ. */
+static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
+{
+	const struct btf_type *ta = btf__type_by_id(btf, a), *tb = btf__type_by_id(btf, b);
+
+	if (ta->type != tb->type || btf_vlen(ta) < n || btf_vlen(tb) < n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (btf_params(ta)[i].type != btf_params(tb)[i].type)
+			return false;
+	return true;
+}
+
+/* Parameters after the implicit one at keep of proto: the reduced proto drops them. */
+static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 proto, int keep)
+{
+	const struct btf *btf = p->in->btf;
+	int vlen = btf_vlen(type_of(p, proto));
+	char dropped[256];
+	size_t len = 0;
+
+	if (keep >= vlen - 1)
+		return;
+	dropped[0] = 0;
+	for (int i = keep + 1; i < vlen && len < sizeof(dropped) - 1; i++) {
+		const struct btf_param *prm = &btf_params(type_of(p, proto))[i];
+		const char *pn = prm->name_off ? btf__name_by_offset(btf, prm->name_off) : NULL;
+
+		len += snprintf(dropped + len, sizeof(dropped) - len, "%s%s", len ? ", " : "",
+				pn && *pn ? pn : "(anon)");
+	}
+	problem(p, R_IMPLICIT_NOT_LAST, kf->name, kf->btf_id,
+		"kfunc %s: the implicit argument is parameter %d of %d; the transform drops the parameters after it (%s)",
+		kf->name, keep + 1, vlen, dropped);
+}
+
+static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_impl)
+{
+	problem(p, R_IMPLICIT_NO_ARG, kf->name, kf->btf_id,
+		"kfunc %s is flagged KF_IMPLICIT_ARGS (set8 %s) but takes no implicit argument (struct bpf_prog_aux * or struct btf_struct_meta *): %s",
+		kf->name, *kf->sets ? kf->sets : "-",
+		has_impl ? "its prototype is kept" : "an _impl with the same prototype is added");
+}
+
+static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
+{
+	const struct btf *btf = p->in->btf;
+	char impl_name[BTF2BTF_KSYM_NAME_LEN];
+	const struct btf2btf_kfunc *impl_kf;
+	__u32 proto = type_of(p, kf->btf_id)->type, impl, other, iproto;
+	int vlen = btf_vlen(type_of(p, proto)), keep, ikeep = -1, want;
+	bool matches;
+
+	kf->state = kf->planned = BTF2BTF_KFUNC_PENDING;
+	if (b2b_impl_name(kf->name, impl_name)) {
+		problem(p, R_IMPL_NAME_TOO_LONG, kf->name, kf->btf_id,
+			"kfunc %.40s... (%zu chars): its %s name would exceed KSYM_NAME_LEN (%d)",
+			kf->name, strlen(kf->name), BTF2BTF_IMPL_SUFFIX, BTF2BTF_KSYM_NAME_LEN);
+		return;
+	}
+	kf->impl_name = strdup(impl_name);
+	if (!kf->impl_name) {
+		p->err = -ENOMEM;
+		return;
+	}
+	keep = b2b_first_implicit_arg(btf, proto);
+	kf->implicit_arg = keep;
+	impl = find_name(p, impl_name, BTF_KIND_FUNC);
+	other = impl ? 0 : find_name(p, impl_name, -1);
+	if (other)
+		problem(p, R_IMPL_NOT_FUNC, kf->name, kf->btf_id,
+			"kfunc %s is KF_IMPLICIT_ARGS, but %s is %s [%u], not a FUNC: a FUNC %s is added beside it",
+			kf->name, impl_name, kind_str(type_of(p, other)), other, impl_name);
+
+	impl_kf = b2b_kfunc_by_id(p->k, impl);
+	if (impl_kf && (impl_kf->flags & BTF2BTF_KF_IMPLICIT_ARGS)) {
+		/* X_impl would get an X_impl_impl and the output could not be read again */
+		problem(p, R_IMPL_FLAGGED, kf->name, kf->btf_id,
+			"kfunc %s and its counterpart %s are both flagged KF_IMPLICIT_ARGS: only %s may be",
+			kf->name, impl_name, kf->name);
+		return;
+	}
+
+	/* the parameters the kfunc should keep: those before the implicit one */
+	want = keep >= 0 ? keep : vlen;
+	if (impl) {
+		iproto = type_of(p, impl)->type;
+		ikeep = b2b_first_implicit_arg(btf, iproto);
+		/* like upstream, a real _impl may declare the implicit argument
+		 * with another pointer type (6.12's bpf_wq_set_callback_impl:
+		 * void *aux__ign) */
+		if (ikeep < 0 && btf_vlen(type_of(p, iproto)) > want &&
+		    btf_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
+			ikeep = want;
+		/* an _impl without implicit argument matches one as long */
+		matches = (ikeep < 0 ? btf_vlen(type_of(p, iproto)) == want : ikeep == want) &&
+			  is_proto_prefix(btf, proto, iproto, want);
+		kf->impl_id = impl;
+		if (keep < 0 && matches) {
+			/* an earlier run's output: the kernel prototype is _impl's */
+			kf->state = kf->planned = BTF2BTF_KFUNC_ALREADY;
+			kf->orig_proto_id = iproto;
+			kf->implicit_arg = ikeep;
+			if (ikeep >= 0)
+				not_last(p, kf, iproto, ikeep);
+			else	/* the run before added an _impl as it found it */
+				no_arg(p, kf, true);
+			return;
+		}
+		kf->planned = BTF2BTF_KFUNC_LEGACY;
+		kf->actions |= BTF2BTF_ACT_USE_LEGACY;
+		if (!matches)
+			problem(p, R_IMPL_PROTO_MISMATCH, kf->name, kf->btf_id,
+				"kfunc %s and its legacy %s differ before the implicit argument (return or parameter types): %s is used as it is",
+				kf->name, impl_name, impl_name);
+	} else {
+		kf->planned = BTF2BTF_KFUNC_TRANSFORMED;
+		kf->actions |= BTF2BTF_ACT_ADD_IMPL;
+	}
+	/* a kfunc reduced by hand (or by an earlier run) before a mismatching
+	 * legacy _impl: the mismatch says it all */
+	if (keep < 0) {
+		if (!(impl && ikeep == vlen))
+			no_arg(p, kf, impl);
+		return;
+	}
+	kf->actions |= BTF2BTF_ACT_REDUCE_PROTO;
+	kf->reduced_params = keep;
+	/* a legacy _impl of the base BTF cannot take them: they stay */
+	if ((impl >= p->start || !impl) && has_param_tag_from(p, kf->btf_id, keep))
+		kf->actions |= BTF2BTF_ACT_MOVE_TAGS;
+	not_last(p, kf, proto, keep);
+}
+
+static bool is_arena_name(const struct btf *btf, const struct btf_param *prm)
+{
+	static const char *const suffixes[] = { "__arena", "__arena__nullable" };
+	const char *name = btf__name_by_offset(btf, prm->name_off);
+	size_t len = name ? strlen(name) : 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t sl = strlen(suffixes[i]);
+
+		if (len >= sl && !strcmp(name + len - sl, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+/* 1: a pointer to tag, 0: tagged already (an earlier run), -1: not a pointer. */
+static int arena_ptr(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *to;
+	const char *n;
+
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	to = btf__type_by_id(btf, t->type);
+	n = to && btf_is_type_tag(to) && btf_kflag(to) ? btf__name_by_offset(btf, to->name_off)
+						       : NULL;
+	return n && !strcmp(n, ARENA_ATTR) ? 0 : 1;
+}
+
+static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
+{
+	const struct btf *btf = p->in->btf;
+	const struct btf_type *proto = type_of(p, type_of(p, kf->btf_id)->type);
+	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : btf_vlen(proto);
+	int r;
+
+	if (kf->flags & BTF2BTF_KF_ARENA_RET) {
+		r = arena_ptr(btf, proto->type);
+		if (r < 0)
+			problem(p, R_ARENA_NOT_POINTER, kf->name, kf->btf_id,
+				"kfunc %s is KF_ARENA_RET but returns no pointer", kf->name);
+		else if (r)
+			kf->actions |= BTF2BTF_ACT_ARENA_RET;
+	}
+	for (int i = 0; i < n && i < 64; i++) {
+		const struct btf_param *prm = &btf_params(proto)[i];
+
+		if (!is_arena_name(btf, prm) &&
+		    !(i == 0 && (kf->flags & BTF2BTF_KF_ARENA_ARG1)) &&
+		    !(i == 1 && (kf->flags & BTF2BTF_KF_ARENA_ARG2)))
+			continue;
+		r = arena_ptr(btf, prm->type);
+		if (r < 0)
+			problem(p, R_ARENA_NOT_POINTER, kf->name, kf->btf_id,
+				"kfunc %s: parameter %d is an arena argument but no pointer", kf->name,
+				i + 1);
+		else if (r)
+			kf->arena_args |= 1ULL << i;
+	}
+	if (kf->arena_args)
+		kf->actions |= BTF2BTF_ACT_ARENA_ARGS;
+}
+
+static const char *state_str(enum btf2btf_kfunc_state s)
+{
+	static const char *const names[] = { "plain", "pending", "transformed", "legacy",
+					     "already_transformed" };
+
+	return (unsigned int)s < ARRAY_SIZE(names) ? names[s] : "?";
+}
+
+static void log_plan(const struct planner *p, const struct btf2btf_kfunc *kf)
+{
+	static const char *const acts[] = { "add _impl", "use legacy _impl", "reduce proto",
+					    "move dropped params' tags", "add bpf_kfunc tag",
+					    "add bpf_fastcall tag", "arena return", "arena args" };
+	char buf[512];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(acts) && len < sizeof(buf); i++) {
+		if (!(kf->actions & (1U << i)))
+			continue;
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", acts[i]);
+		if ((1U << i) == BTF2BTF_ACT_REDUCE_PROTO && len < sizeof(buf))
+			len += snprintf(buf + len, sizeof(buf) - len, " to %u params",
+					kf->reduced_params);
+		if ((1U << i) == BTF2BTF_ACT_ARENA_ARGS && len < sizeof(buf))
+			len += snprintf(buf + len, sizeof(buf) - len, " 0x%llx",
+					(unsigned long long)kf->arena_args);
+	}
+	b2b_debug(p->in->log, "plan: kfunc %s [%u]: %s -> %s: %s%s", kf->name, kf->btf_id,
+		  state_str(kf->state), state_str(kf->planned), len ? buf : "nothing to do",
+		  kf->problems ? " (see its problems)" : "");
+}
+
+static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
+{
+	unsigned int feat = p->plan->features;
+
+	if (!(kf->found_by & BTF2BTF_FOUND_SET8)) {
+		if (!*kf->sets)
+			problem(p, R_TAG_NOT_IN_SET, kf->name, kf->btf_id,
+				"%s has a bpf_kfunc decl tag but is in no set8: no program can call it",
+				kf->name);
+		else
+			problem(p, R_TAG_NOT_IN_SET, kf->name, kf->btf_id,
+				"%s has a bpf_kfunc decl tag but is only in set8 %s, which is not BTF_SET8_KFUNCS",
+				kf->name, kf->sets);
+		return;
+	}
+	if ((feat & BTF2BTF_FEAT_KFUNC_TAGS) && !(kf->found_by & BTF2BTF_FOUND_TAG))
+		kf->actions |= BTF2BTF_ACT_KFUNC_TAG;
+	if ((feat & BTF2BTF_FEAT_FASTCALL_TAGS) && (kf->flags & BTF2BTF_KF_FASTCALL) &&
+	    !has_func_tag(p, kf->btf_id, "bpf_fastcall"))
+		kf->actions |= BTF2BTF_ACT_FASTCALL_TAG;
+	if ((feat & BTF2BTF_FEAT_IMPLICIT_ARGS) && (kf->flags & BTF2BTF_KF_IMPLICIT_ARGS))
+		plan_implicit(p, kf);
+	if (feat & BTF2BTF_FEAT_ARENA_ATTRS)
+		plan_arena(p, kf);
+}
+
+int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct b2b_plan *plan)
+{
+	const struct btf *base = btf__base_btf(in->btf);
+	struct planner p = { .in = in, .k = k, .plan = plan,
+			     .start = base ? btf__type_cnt(base) : 1 };
+
+	memset(plan, 0, sizeof(*plan));
+	plan->features = in->features ? in->features : BTF2BTF_FEATS_DEFAULT;
+	plan_entries(&p);
+	for (size_t i = 0; i < k->nr && !p.err; i++)
+		plan_kfunc(&p, &k->items[i]);
+	for (size_t i = 0; i < k->nr && !p.err; i++)
+		log_plan(&p, &k->items[i]);
+	if (p.err) {
+		b2b_plan_free(plan);
+		return b2b_errno(in->log, p.err, "out of memory");
+	}
+	return 0;
+}
+
+size_t b2b_plan_log_errors(const struct b2b_plan *plan, const struct b2b_log *log)
+{
+	for (size_t i = 0; i < plan->nr; i++)
+		if (plan->problems[i].severity == BTF2BTF_SEV_ERROR)
+			b2b_err(log, "%s", plan->problems[i].message);
+	return plan->nr_errors;
+}
+
+void b2b_plan_free(struct b2b_plan *plan)
+{
+	for (size_t i = 0; i < plan->nr; i++) {
+		free((char *)plan->problems[i].name);
+		free((char *)plan->problems[i].message);
+	}
+	free(plan->problems);
+	memset(plan, 0, sizeof(*plan));
+}

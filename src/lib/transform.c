@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The transform carries out the plan (plan.c decides, this file only does).
+ * For kfunc bpf_foo(int a, struct bpf_prog_aux *aux) flagged KF_IMPLICIT_ARGS:
+ *
+ *   bpf_foo_impl(int a, struct bpf_prog_aux *aux)   new FUNC, original proto,
+ *                                                   every decl tag but bpf_kfunc
+ *   __bpf_kfunc bpf_foo(int a)                      new, reduced FUNC_PROTO
+ *
+ * Prototypes are shared (GCC + pahole give f and f_impl one proto), so a
+ * proto is never edited: a new one is added and only the kfunc's FUNC is
+ * repointed. With the features asked for, also "bpf_fastcall" and
+ * "bpf_kfunc" decl tags and address_space(1) type attributes on arena
+ * pointers (upstream's order: the arena proto is made from the reduced one).
+ *
+ * All of it is built aside (struct b2b_ext, new states and stats in struct
+ * tx) and committed to the handle only once nothing can fail any more.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_edit.h"
+#include "btf_post.h"
+#include "handle.h"
+
+#define ARENA_ATTR	"address_space(1)"
+
+struct kfunc_result {
+	enum btf2btf_kfunc_state state;
+	__u32 impl_id;
+	__u32 orig_proto_id;
+};
+
+struct tx {
+	const struct btf *btf;			/* as read: never modified */
+	const struct b2b_tag_index *tags;	/* of btf */
+	const struct b2b_log *log;
+	struct b2b_ext ext;			/* what the transform adds and repoints */
+	__u32 *reduced_of;			/* original proto id -> reduced proto id */
+	__u32 nr_orig;				/* type count as read */
+	struct btf2btf_stats stats;		/* the handle's, updated aside */
+	struct kfunc_result *res;		/* per kfunc, committed at the end */
+};
+
+/* Copy the kfunc's decl tags to _impl, bpf_kfunc excepted. A tag on a
+ * parameter the reduced proto drops moves to _impl instead: left on the
+ * kfunc it would point past the end of its prototype. */
+static int move_tags(struct tx *tx, const struct btf2btf_kfunc *k, __u32 impl_id, bool copy,
+		     int keep)
+{
+	size_t first, n;
+
+	n = b2b_tag_index_find(tx->tags, tx->btf, k->btf_id, &first);
+	for (size_t i = first; i < first + n; i++) {
+		__u32 tag_id = tx->tags->ids[i];
+		const struct btf_type *t = btf__type_by_id(tx->btf, tag_id);
+		int idx = btf_decl_tag(t)->component_idx;
+		int err;
+
+		if (b2b_is_kfunc_tag(tx->btf, tag_id))
+			continue;
+		if (idx >= keep) {
+			err = b2b_ext_retype(&tx->ext, tag_id, impl_id);
+			if (err)
+				return b2b_errno(tx->log, err, "cannot move a decl tag of %s", k->name);
+			continue;
+		}
+		if (!copy)
+			continue;
+		/* tx->btf is never modified: its strings stay put */
+		err = b2b_ext_add_decl_tag(&tx->ext, btf__name_by_offset(tx->btf, t->name_off),
+					   impl_id, idx, btf_kflag(t));
+		if (err < 0)
+			return b2b_errno(tx->log, err, "cannot add decl tag to %s: %s", k->impl_name,
+					 strerror(-err));
+	}
+	return 0;
+}
+
+/* One reduced proto per original proto: kfuncs sharing a proto share it. */
+static int reduced_proto(struct tx *tx, __u32 proto_id, __u16 keep)
+{
+	int id;
+
+	if (proto_id < tx->nr_orig && tx->reduced_of[proto_id])
+		return tx->reduced_of[proto_id];
+	id = b2b_ext_add_proto_prefix(&tx->ext, proto_id, keep);
+	if (id > 0 && proto_id < tx->nr_orig)
+		tx->reduced_of[proto_id] = id;
+	return id;
+}
+
+static int add_func_tag(struct tx *tx, const char *value, __u32 id, const char *name)
+{
+	int tag = b2b_ext_add_decl_tag(&tx->ext, value, id, -1, false);
+
+	if (tag < 0)
+		return b2b_errno(tx->log, tag, "cannot add %s tag to %s: %s", value, name,
+				 strerror(-tag));
+	return 0;
+}
+
+/* A new pointer to ptr_id's target through an address_space(1) attribute. */
+static int arena_ptr(struct tx *tx, __u32 ptr_id)
+{
+	int tag = b2b_ext_add_type_tag(&tx->ext, ARENA_ATTR, btf__type_by_id(tx->btf, ptr_id)->type,
+				       true);
+
+	return tag < 0 ? tag : b2b_ext_add_ptr(&tx->ext, tag);
+}
+
+/* The kfunc's prototype (its first nr params) with the arena pointers tagged. */
+static int arena_proto(struct tx *tx, const struct btf2btf_kfunc *k, __u32 proto_id, __u16 nr)
+{
+	const struct btf_type *proto = btf__type_by_id(tx->btf, proto_id);
+	int ret = proto->type, id, err = 0;
+
+	if (k->actions & BTF2BTF_ACT_ARENA_RET)
+		ret = arena_ptr(tx, proto->type);
+	id = ret < 0 ? ret : b2b_ext_add_proto(&tx->ext, proto_id, nr, ret);
+	for (__u16 i = 0; id > 0 && i < nr && i < 64 && !err; i++) {
+		int ptr;
+
+		if (!(k->arena_args & (1ULL << i)))
+			continue;
+		ptr = arena_ptr(tx, btf_params(proto)[i].type);
+		err = ptr < 0 ? ptr : b2b_ext_set_param_type(&tx->ext, id, i, ptr);
+	}
+	if (id > 0 && !err)
+		err = b2b_ext_retype(&tx->ext, k->btf_id, id);
+	if (id < 0 || err)
+		return b2b_errno(tx->log, id < 0 ? id : err,
+				 "cannot add the arena prototype of %s: %s", k->name,
+				 strerror(-(id < 0 ? id : err)));
+	tx->stats.arena_protos++;
+	return 0;
+}
+
+static int run_kfunc(struct tx *tx, const struct btf2btf_kfunc *k, struct kfunc_result *r)
+{
+	const struct btf_type *func = btf__type_by_id(tx->btf, k->btf_id);
+	__u32 proto_id = func->type;
+	__u16 nr = btf_vlen(btf__type_by_id(tx->btf, proto_id));
+	int keep = k->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)k->reduced_params : nr;
+	int err, id;
+
+	if (k->planned == BTF2BTF_KFUNC_ALREADY)
+		tx->stats.already++;
+	if (k->actions & BTF2BTF_ACT_FASTCALL_TAG) {
+		err = add_func_tag(tx, "bpf_fastcall", k->btf_id, k->name);
+		if (err)
+			return err;
+		tx->stats.fastcall_added++;
+	}
+	if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
+		id = b2b_ext_add_func(&tx->ext, k->impl_name, btf_vlen(func), proto_id);
+		if (id < 0)
+			return b2b_errno(tx->log, id, "cannot add FUNC %s: %s", k->impl_name,
+					 strerror(-id));
+		r->impl_id = id;
+		err = move_tags(tx, k, id, true, keep);
+		if (!err && (k->actions & BTF2BTF_ACT_FASTCALL_TAG))
+			err = add_func_tag(tx, "bpf_fastcall", id, k->impl_name);
+		if (err)
+			return err;
+		if (k->actions & BTF2BTF_ACT_FASTCALL_TAG)
+			tx->stats.fastcall_added++;
+		r->state = BTF2BTF_KFUNC_TRANSFORMED;
+		tx->stats.impl_added++;
+		tx->stats.transformed++;
+	} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
+		if (k->actions & BTF2BTF_ACT_MOVE_TAGS) {
+			err = move_tags(tx, k, k->impl_id, false, keep);
+			if (err)
+				return err;
+		}
+		r->state = BTF2BTF_KFUNC_LEGACY;
+		tx->stats.legacy++;
+		tx->stats.transformed++;
+	}
+	if (k->actions & BTF2BTF_ACT_REDUCE_PROTO) {
+		id = reduced_proto(tx, proto_id, keep);
+		if (id < 0)
+			return b2b_errno(tx->log, id, "cannot add the reduced prototype of %s: %s",
+					 k->name, strerror(-id));
+		err = b2b_ext_retype(&tx->ext, k->btf_id, id);
+		if (err)
+			return b2b_errno(tx->log, err, "cannot repoint kfunc %s", k->name);
+	}
+	if (k->actions & (BTF2BTF_ACT_ARENA_RET | BTF2BTF_ACT_ARENA_ARGS))
+		return arena_proto(tx, k, proto_id, keep);
+	return 0;
+}
+
+/* The plan, carried out into tx. */
+static int run(struct tx *tx, const struct btf2btf *b)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
+		err = run_kfunc(tx, &b->kfuncs.items[i], &tx->res[i]);
+	/* after every other addition, where the --add-kfunc-tags run always put them */
+	for (size_t i = 0; i < b->kfuncs.nr && !err; i++) {
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		if (!(k->actions & BTF2BTF_ACT_KFUNC_TAG))
+			continue;
+		err = add_func_tag(tx, "bpf_kfunc", k->btf_id, k->name);
+		if (!err)
+			tx->stats.tags_added++;
+	}
+	return err;
+}
+
+static int cmp_kfunc_by_id(const void *a, const void *b)
+{
+	__u32 x = ((const struct btf2btf_kfunc *)a)->btf_id, y = ((const struct btf2btf_kfunc *)b)->btf_id;
+
+	return x < y ? -1 : x > y;
+}
+
+static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
+{
+	if (*id && *id < nr)
+		*id = map[*id];
+}
+
+/* Every id the handle exposes, after the post-passes renumbered the types. */
+static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		remap_id(&k->btf_id, map, nr);
+		remap_id(&k->orig_proto_id, map, nr);
+		remap_id(&k->impl_id, map, nr);
+	}
+	qsort(b->kfuncs.items, b->kfuncs.nr, sizeof(*b->kfuncs.items), cmp_kfunc_by_id);
+	for (size_t i = 0; i < b->plan.nr; i++)
+		remap_id(&b->plan.problems[i].id, map, nr);
+	for (size_t i = 0; i < b->ids.nr_entries; i++)
+		remap_id(&b->kfuncs.entry_func[i], map, nr);
+	for (size_t i = 0; i < b->names.nr; i++) {
+		remap_id(&b->names.want[i].func_id, map, nr);
+		remap_id(&b->names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; i < b->base_names.nr; i++) {
+		remap_id(&b->base_names.want[i].func_id, map, nr);
+		remap_id(&b->base_names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
+		remap_id(&b->set8_view[i].id, map, nr);
+	/* the decl tag index served the transform and describes the old ids */
+	b2b_tag_index_free(&b->tags);
+}
+
+static bool is_identity(const __u32 *map, __u32 nr)
+{
+	for (__u32 i = 0; map && i < nr; i++)
+		if (map[i] != i)
+			return false;
+	return true;
+}
+
+/*
+ * Dedup, distilled base and sort by name (b->features, b->distill) over the
+ * transform's result (out, or the BTF read when the transform changed
+ * nothing); first_new is the first type the transform appended. b is not
+ * touched: commit() applies res.
+ */
+static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_size,
+			   __u32 first_new, struct b2b_post_result *res)
+{
+	struct b2b_post_in in = {
+		.base = b->base,
+		.first_new = first_new,
+		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
+		.sort = b->features & BTF2BTF_FEAT_SORT,
+		.distill = b->distill,
+		.data = out,
+		.size = out_size,
+	};
+	int err;
+
+	if (!in.dedup && !in.sort && !in.distill)
+		return 0;
+	if (!out) {
+		struct btf *btf = b->btf;	/* endianness view only, restored */
+		enum btf_endianness e = btf__endianness(btf);
+		__u32 sz = 0;
+
+		if (btf__set_endianness(btf, b2b_native_endianness()))
+			return b2b_errno(&b->log, -EINVAL, "cannot convert the BTF to native byte order");
+		in.data = btf__raw_data(btf, &sz);
+		in.size = sz;
+		btf__set_endianness(btf, e);
+		if (!in.data)
+			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	}
+	err = b2b_post_run(&in, res);
+	if (err == -EINVAL && in.distill)
+		return b2b_errno(&b->log, err,
+				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
+	if (err)
+		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
+				 in.dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (in.dedup)
+		b2b_debug(&b->log, "dedup: %s",
+			  res->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
+					  : "new types matched by hash against the deduplicated input");
+	if (!is_identity(res->btf.map, res->btf.nr_map)) {
+		for (size_t i = 0; i < b->ids.nr_sets; i++) {
+			if (!b->ids.sets[i].resolved)
+				continue;
+			b2b_post_result_free(res);
+			return b2b_errno(&b->log, -EINVAL,
+					 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
+					 b->ids.sets[i].name);
+		}
+	}
+	return 0;
+}
+
+static int start(struct tx *tx, const struct btf2btf *b)
+{
+	tx->btf = b->btf;
+	tx->tags = &b->tags;
+	tx->log = &b->log;
+	tx->stats = b->stats;
+	tx->nr_orig = btf__type_cnt(b->btf);
+	if (b2b_ext_init(&tx->ext, b->btf))
+		return -ENOMEM;
+	tx->reduced_of = b2b_fault_nomem() ? NULL : calloc(tx->nr_orig, sizeof(*tx->reduced_of));
+	tx->res = b2b_fault_nomem() ? NULL : calloc(b->kfuncs.nr + 1, sizeof(*tx->res));
+	if (!tx->reduced_of || !tx->res)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		tx->res[i].state = b->kfuncs.items[i].state;
+		tx->res[i].impl_id = b->kfuncs.items[i].impl_id;
+		tx->res[i].orig_proto_id = b->kfuncs.items[i].orig_proto_id;
+	}
+	return 0;
+}
+
+static void finish(struct tx *tx)
+{
+	b2b_ext_free(&tx->ext);
+	free(tx->reduced_of);
+	free(tx->res);
+}
+
+/* Nothing here can fail: the transform's result becomes the handle's. */
+static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size, bool changed,
+		   struct b2b_post_result *res)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		k->state = tx->res[i].state;
+		k->impl_id = tx->res[i].impl_id;
+		k->orig_proto_id = tx->res[i].orig_proto_id;
+	}
+	b->stats = tx->stats;
+	b->out = out;
+	b->out_size = out_size;
+	if (res->btf.data) {
+		free(b->out);
+		b->out = res->btf.data;
+		b->out_size = res->btf.size;
+		res->btf.data = NULL;
+		b->post_changed = true;
+	}
+	if (res->base) {
+		b->full_base = b->base;
+		b->base = res->base;
+		b->base_out = res->base_data;
+		b->base_out_size = res->base_size;
+		res->base = NULL;
+		res->base_data = NULL;
+		b->post_changed = true;
+	}
+	if (res->btf.map)
+		remap_handle(b, res->btf.map, res->btf.nr_map);
+	b->transformed = true;
+	b->changed = changed || b->post_changed;
+}
+
+int btf2btf__transform(struct btf2btf *b)
+{
+	struct b2b_post_result res = { 0 };
+	struct tx tx = { 0 };
+	void *out = NULL;
+	size_t out_size = 0;
+	bool changed;
+	int err;
+
+	if (b->transformed)
+		return 0;
+	if (b->plan.nr_errors) {
+		b2b_plan_log_errors(&b->plan, &b->log);
+		return -EINVAL;
+	}
+	err = start(&tx, b);
+	if (err)
+		err = b2b_errno(&b->log, err, "out of memory");
+	if (!err)
+		err = run(&tx, b);
+	changed = btf__type_cnt(tx.ext.btf ? tx.ext.btf : b->btf) > 1 || tx.ext.nr_retype;
+	if (!err && changed)
+		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
+	if (!err && changed) {
+		err = b2b_ext_merge(&tx.ext, &out, &out_size);
+		if (err)
+			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
+				  strerror(-err));
+	}
+	if (!err)
+		err = run_post_passes(b, out, out_size, tx.ext.first_id, &res);
+	if (err) {
+		free(out);
+		finish(&tx);
+		return err;
+	}
+	commit(b, &tx, out, out_size, changed, &res);
+	b2b_post_result_free(&res);
+	finish(&tx);
+	return 0;
+}

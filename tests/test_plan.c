@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The plan: one answer from every view; a transform that commits or leaves
+ * the handle as it was (every fault-injection point); the --features rules.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builder.h"
+#include "helpers.h"
+#include "internal.h"
+#include "recipes.h"
+
+#define IMP (1U << 16)
+
+/* bpf_x(int a) flagged KF_IMPLICIT_ARGS next to bpf_x_impl(long a, struct bpf_prog_aux *) */
+static const char *make_mismatch(void)
+{
+	static const struct fx_entry kf[] = { { "bpf_x", IMP } };
+	struct fx_set8 sets[] = { { "x_ids", 1, kf, 1 } };
+	struct fx_obj o = { .sets = sets, .nr_sets = 1 };
+	const char *path = th_path("mismatch.o");
+	struct fx_btf b;
+
+	assert_int_equal(fx_btf_init(&b, NULL), 0);
+	assert_true(fx_add_func(&b, "bpf_x", b.t_int, (int[]){ b.t_int }, 1) > 0);
+	assert_true(fx_add_func(&b, "bpf_x_impl", b.t_int, (int[]){ b.t_long, b.t_aux_ptr }, 2) > 0);
+	assert_int_equal(fx_write_elf_btf(path, &o, b.btf), 0);
+	btf__free(b.btf);
+	return path;
+}
+
+static char *jq1(const char *json, const char *filter)
+{
+	struct run r;
+	char *out;
+
+	th_sh(&r, "printf '%%s' '%s' | jq -r '%s'", json, filter);
+	assert_int_equal(r.status, 0);
+	out = strdup(r.out);
+	th_run_free(&r);
+	return out;
+}
+
+/* --kfuncs -j, --kfuncs -T, --check and -n: one verdict (legacy, one warning). */
+static void test_one_answer(void **state)
+{
+	const char *obj = make_mismatch();
+	struct btf2btf *b;
+	struct run r;
+	char *s;
+
+	(void)state;
+	th_require_tool("jq");
+	b = th_open(obj, NULL);
+	assert_int_equal(btf2btf__problem_cnt(b), 1);
+	assert_string_equal(btf2btf__problem(b, 0)->rule, "impl-proto-mismatch");
+	assert_int_equal(btf2btf__problem(b, 0)->severity, BTF2BTF_SEV_WARNING);
+	assert_string_equal(btf2btf__problem(b, 0)->name, "bpf_x");
+	assert_int_equal(btf2btf__kfunc(b, 0)->planned, BTF2BTF_KFUNC_LEGACY);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__kfunc(b, 0)->state, BTF2BTF_KFUNC_LEGACY);
+	assert_int_equal(btf2btf__problem_cnt(b), 1);
+	btf2btf__close(b);
+
+	th_run(&r, (const char *[]){ "btf2btf", "--kfuncs", "-j", obj, NULL });
+	assert_int_equal(r.status, 0);
+	s = jq1(r.out, ".kfuncs[0] | \"\\(.name) \\(.state) \\(.planned) \\(.problems) \\(.impl_legacy)\"");
+	assert_string_equal(s, "bpf_x pending legacy 1 true\n");
+	free(s);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--kfuncs", "-T", "-j", obj, NULL });
+	assert_int_equal(r.status, 0);
+	s = jq1(r.out, ".kfuncs[0] | \"\\(.name) \\(.state) \\(.planned)\"");
+	assert_string_equal(s, "bpf_x legacy legacy\n");
+	free(s);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", obj, NULL });
+	assert_int_equal(r.status, 1);
+	assert_int_equal(th_count_lines(r.out), 1);
+	assert_non_null(strstr(r.out, ": impl-proto-mismatch: kfunc bpf_x and its legacy bpf_x_impl"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", obj, NULL });
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "1 transformed (1 legacy), 0 _impl added"));
+	assert_non_null(strstr(r.err, "warning: "));
+	assert_non_null(strstr(r.err, "bpf_x and its legacy bpf_x_impl differ"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+struct snap {
+	struct btf2btf_stats stats;
+	struct btf2btf_kfunc k[16];
+	size_t nk, np;
+	void *raw;
+	size_t size;
+	bool changed;
+};
+
+static void take(struct btf2btf *b, struct snap *s)
+{
+	const void *raw;
+
+	s->stats = *btf2btf__stats(b);
+	s->nk = btf2btf__kfunc_cnt(b);
+	assert_true(s->nk <= 16);
+	for (size_t i = 0; i < s->nk; i++)
+		s->k[i] = *btf2btf__kfunc(b, i);
+	s->np = btf2btf__problem_cnt(b);
+	s->changed = btf2btf__changed(b);
+	assert_int_equal(btf2btf__raw_btf(b, &raw, &s->size), 0);
+	s->raw = malloc(s->size);
+	assert_non_null(s->raw);
+	memcpy(s->raw, raw, s->size);
+}
+
+/* a and b taken from one handle (names compared), or two (want: not) */
+static void same(const struct snap *a, const struct snap *b, bool names)
+{
+	assert_memory_equal(&a->stats, &b->stats, sizeof(a->stats));
+	assert_int_equal(a->nk, b->nk);
+	for (size_t i = 0; i < a->nk; i++) {
+		const struct btf2btf_kfunc *x = &a->k[i], *y = &b->k[i];
+
+		if (names)
+			assert_string_equal(x->name, y->name);
+		assert_int_equal(x->btf_id, y->btf_id);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->impl_id, y->impl_id);
+		assert_int_equal(x->orig_proto_id, y->orig_proto_id);
+		assert_int_equal(x->planned, y->planned);
+		assert_int_equal(x->actions, y->actions);
+		assert_int_equal(x->problems, y->problems);
+	}
+	assert_int_equal(a->np, b->np);
+	assert_int_equal(a->changed, b->changed);
+	assert_int_equal(a->size, b->size);
+	assert_memory_equal(a->raw, b->raw, a->size);
+}
+
+/* ENOMEM at every allocation of the transform: the handle is as before, a retry gives the result. */
+static void fault_loop(const char *obj, unsigned int features)
+{
+	BTF2BTF_OPTS(o, .log = th_log_cb, .features = features);
+	struct snap want, before, after;
+	struct btf2btf *b = th_open(obj, &o);
+	unsigned long n, points = 0;
+
+	assert_int_equal(btf2btf__transform(b), 0);
+	take(b, &want);
+	btf2btf__close(b);
+	for (n = 1;; n++) {
+		int err;
+
+		b = th_open(obj, &o);
+		take(b, &before);
+		b2b_fault_nomem_calls = 0;
+		b2b_fault_nomem_at = n;
+		err = btf2btf__transform(b);
+		b2b_fault_nomem_at = 0;
+		if (!err) {
+			assert_true(b2b_fault_nomem_calls < n);	/* past the last point */
+			btf2btf__close(b);
+			free(before.raw);
+			break;
+		}
+		points++;
+		assert_int_equal(err, -ENOMEM);
+		take(b, &after);
+		same(&before, &after, true);
+		assert_int_equal(btf2btf__transform(b), 0);
+		free(after.raw);
+		take(b, &after);
+		same(&want, &after, false);
+		free(after.raw);
+		free(before.raw);
+		btf2btf__close(b);
+	}
+	printf("fault_loop: %s: %lu allocation points, each left the handle unchanged\n", obj,
+	       points);
+	assert_true(points >= 5);
+	free(want.raw);
+}
+
+static void test_transactional(void **state)
+{
+	const char *zoo = th_path("fz.o");
+
+	(void)state;
+	fault_loop(th_fixture("basic.o"), 0);
+	fault_loop(th_fixture("basic.o"), BTF2BTF_FEATS_ALL);
+	assert_int_equal(fx_make_named("features-zoo", zoo), 0);
+	fault_loop(zoo, BTF2BTF_FEATS_ALL);
+	th_cleanup();
+}
+
+static int tags_named(const struct btf *btf, __u32 target, const char *value)
+{
+	int n = 0;
+
+	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_decl_tag(t) && t->type == target &&
+		    !strcmp(btf__name_by_offset(btf, t->name_off), value))
+			n++;
+	}
+	return n;
+}
+
+/* address_space(1) TYPE_TAG with kind_flag between a PTR and its target? */
+static bool is_arena_ptr(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *tag;
+
+	if (!btf_is_ptr(t))
+		return false;
+	tag = btf__type_by_id(btf, t->type);
+	return btf_is_type_tag(tag) && btf_kflag(tag) &&
+	       !strcmp(btf__name_by_offset(btf, tag->name_off), "address_space(1)");
+}
+
+static void test_features(void **state)
+{
+	const char *zoo = th_path("fz.o");
+	const struct btf_type *f, *p;
+	BTF2BTF_OPTS(o, .log = th_log_cb);
+	const struct btf *btf;
+	struct btf2btf *b;
+
+	(void)state;
+	assert_int_equal(fx_make_named("features-zoo", zoo), 0);
+	/* the default: none of the 7.3 additions (6.12 refuses kind_flag tags) */
+	b = th_open(zoo, &o);
+	assert_int_equal(btf2btf__features(b), BTF2BTF_FEATS_DEFAULT);
+	assert_int_equal(btf2btf__transform(b), 0);
+	btf = btf2btf__btf(b);
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc", BTF_KIND_FUNC), "bpf_fastcall"), 0);
+	assert_int_equal(btf2btf__stats(b)->arena_protos, 0);
+	btf2btf__close(b);
+
+	o.features = BTF2BTF_FEATS_ALL;
+	b = th_open(zoo, &o);
+	assert_int_equal(btf2btf__problem_cnt(b), 0);
+	assert_int_equal(btf2btf__transform(b), 0);
+	btf = btf2btf__btf(b);
+	/* fastcall_tags: the kfunc and its new _impl; not the kfunc without KF_FASTCALL */
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc", BTF_KIND_FUNC), "bpf_fastcall"), 1);
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc_impl", BTF_KIND_FUNC), "bpf_fastcall"), 1);
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc_miss", BTF_KIND_FUNC), "bpf_fastcall"), 0);
+	/* kfunc_tags: every kfunc, the _impl not */
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc_miss", BTF_KIND_FUNC), "bpf_kfunc"), 1);
+	assert_int_equal(tags_named(btf, th_find(btf, "bpf_fc_impl", BTF_KIND_FUNC), "bpf_kfunc"), 0);
+	/* arena_attrs: KF_ARENA_RET + KF_ARENA_ARG1; a0 yes, a1 (int) no */
+	f = btf__type_by_id(btf, th_find(btf, "bpf_ar", BTF_KIND_FUNC));
+	p = btf__type_by_id(btf, f->type);
+	assert_true(is_arena_ptr(btf, p->type));
+	assert_true(is_arena_ptr(btf, btf_params(p)[0].type));
+	assert_false(is_arena_ptr(btf, btf_params(p)[1].type));
+	/* by name: p__arena yes, q_arena no */
+	f = btf__type_by_id(btf, th_find(btf, "bpf_ar_name", BTF_KIND_FUNC));
+	p = btf__type_by_id(btf, f->type);
+	assert_true(is_arena_ptr(btf, btf_params(p)[0].type));
+	assert_false(is_arena_ptr(btf, btf_params(p)[1].type));
+	f = btf__type_by_id(btf, th_find(btf, "bpf_ar_miss", BTF_KIND_FUNC));
+	p = btf__type_by_id(btf, f->type);
+	assert_false(is_arena_ptr(btf, p->type));
+	assert_int_equal(btf2btf__stats(b)->arena_protos, 2);
+	assert_int_equal(btf2btf__stats(b)->fastcall_added, 2);
+	btf2btf__close(b);
+	th_cleanup();
+}
+
+/* KF_ARENA_ARG2 on an int: an error of the plan, only with arena_attrs. */
+static void test_arena_not_pointer(void **state)
+{
+	static const struct fx_entry kf[] = { { "bpf_bad", 1U << 15 } };
+	struct fx_set8 sets[] = { { "a_ids", 1, kf, 1 } };
+	struct fx_obj obj = { .sets = sets, .nr_sets = 1 };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
+	const char *path = th_path("bad.o");
+	struct btf2btf *b;
+	struct fx_btf fb;
+	struct run r;
+
+	(void)state;
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	assert_true(fx_add_func(&fb, "bpf_bad", fb.t_int, (int[]){ fb.t_voidp, fb.t_int }, 2) > 0);
+	assert_int_equal(fx_write_elf_btf(path, &obj, fb.btf), 0);
+	btf__free(fb.btf);
+	b = th_open(path, &o);
+	assert_int_equal(btf2btf__problem_cnt(b), 0);
+	btf2btf__close(b);
+	o.features = BTF2BTF_FEATS_ALL;
+	b = th_open(path, &o);
+	assert_int_equal(btf2btf__problem_cnt(b), 1);
+	assert_string_equal(btf2btf__problem(b, 0)->rule, "arena-not-pointer");
+	assert_int_equal(btf2btf__problem(b, 0)->severity, BTF2BTF_SEV_ERROR);
+	th_log_reset();
+	assert_int_equal(btf2btf__transform(b), -EINVAL);
+	btf2btf__close(b);
+	/* the CLI's views follow --features too */
+	th_run(&r, (const char *[]){ "btf2btf", "--check", path, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", "--features=arena_attrs", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, ": arena-not-pointer: kfunc bpf_bad: parameter 2"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "--features=all", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error: "));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --features: names, default, all, help; unknown: exit 2 listing the names. */
+static void test_features_cli(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "--features=nosuch", obj, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "unknown feature 'nosuch'"));
+	assert_non_null(strstr(r.err, "arena_attrs"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--features=help", NULL });
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "fastcall_tags"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "--features=default,kfunc_tags", obj, NULL });
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "bpf_kfunc tags added"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* -vv: the plan, one debug line per kfunc. */
+static void test_vv_plan(void **state)
+{
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "-vv", th_fixture("basic.o"), NULL });
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "debug: "));
+	assert_non_null(strstr(r.err, "plan: kfunc bpf_kfunc_implicit_arg ["));
+	assert_non_null(strstr(r.err, "pending -> transformed: add _impl, reduce proto to 1 params"));
+	th_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_answer),
+		cmocka_unit_test(test_transactional),
+		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_arena_not_pointer),
+		cmocka_unit_test(test_features_cli),
+		cmocka_unit_test(test_vv_plan),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
