@@ -401,8 +401,9 @@ all)
 	step_boot
 	step_build_failures
 	step_negative
-	step_reloc
-	say "kernel-test: all guest tests, build-failure checks, the negative control and module BTF relocation passed ($((SECONDS - t0)) s)"
+	# not yet in "all": CONFIG_X86_CPUID does not shift the ids of the types
+	# bpf_testmod uses (step_reloc refuses such a kernel B), see README
+	say "kernel-test: all guest tests, build-failure checks and the negative control passed ($((SECONDS - t0)) s)"
 	;;
 check-patches) step_check_patches ;;
 *) die "unknown step $1" ;;
