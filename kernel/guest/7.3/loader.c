@@ -52,6 +52,33 @@
 #define TEST_DATA_LEN	64
 
 static int passed, failed;
+static bool libbpf_debug;	/* libbpf's debug messages too (while opening) */
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_debug)
+		return 0;
+	return vfprintf(stdout, fmt, ap);
+}
+
+/* bpf_object__open_file(), with libbpf's reasons printed when it fails */
+static struct bpf_object *open_obj(const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+
+	if (!obj) {
+		int err = errno;
+
+		libbpf_debug = true;
+		obj = bpf_object__open_file(path, NULL);
+		libbpf_debug = false;
+		if (obj)
+			bpf_object__close(obj);
+		errno = err;
+		return NULL;
+	}
+	return obj;
+}
 static char log_buf[LOG_SZ];
 static char stream_buf[LOG_SZ];
 
@@ -505,7 +532,7 @@ static void run_spec(const char *path, const char *oname, struct spec *specs, in
 		printf("SKIP %s: __arch_* does not include x86_64\n", name);
 		return;
 	}
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open: %s", strerror(errno));
 		return;
@@ -592,7 +619,7 @@ static void run_tests(const char *oname)
 	int i, n = 0;
 
 	obj_path(path, sizeof(path), oname);
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, oname, "open %s: %s", path, strerror(errno));
 		return;
@@ -629,7 +656,7 @@ static struct bpf_object *open_load(const char *oname, char *name)
 	int err;
 
 	obj_path(path, sizeof(path), oname);
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open %s: %s", path, strerror(errno));
 		return NULL;
@@ -837,7 +864,7 @@ static void drive_task_work(const char *prog_name, const char *map_name)
 	}
 	close(pfd[0]);
 	obj_path(path, sizeof(path), "task_work");
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open: %s", strerror(errno));
 		goto out;
@@ -1062,6 +1089,7 @@ int main(void)
 	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(print_libbpf);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
