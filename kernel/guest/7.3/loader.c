@@ -285,6 +285,7 @@ struct spec {
 	bool auxiliary;
 	bool execute;
 	bool other_arch;	/* __arch_* given, x86_64 not among them */
+	int load_mode;		/* __load_if_JITed: 1, __load_if_no_JITed: 2, else 0 */
 	int retval;
 	int log_level;
 	int flags;
@@ -431,6 +432,15 @@ static void parse_spec(const struct btf *btf, const char *prog, struct spec *sp)
 		} else if ((v = has_prefix(s, "test_arch="))) {
 			arch_given = true;
 			arch_x86 |= !strcmp(v, "X86_64");
+		} else if ((v = has_prefix(s, "load_mode="))) {
+			if (!strcmp(v, "jited")) {
+				sp->load_mode = 1;
+			} else if (!strcmp(v, "no_jited")) {
+				sp->load_mode = 2;
+			} else {
+				snprintf(why, why_sz, "bad load_mode '%s'", v);
+				goto out;
+			}
 		} else if ((v = has_prefix(s, "test_expect_stderr="))) {
 			if (!strcmp(v, "...")) {
 				err_next = false;
@@ -449,7 +459,7 @@ static void parse_spec(const struct btf *btf, const char *prog, struct spec *sp)
 			out_next = true;
 		} else {
 			/* __xlated, __jited, *_unpriv, __btf_path, __caps_unpriv,
-			 * __load_if_*, __linear_size: not implemented here
+			 * __linear_size: not implemented here
 			 */
 			snprintf(why, why_sz, "annotation '%s' not supported by this loader", s);
 			goto out;
@@ -508,6 +518,19 @@ static bool check_stream(int fd, int stream, const struct patterns *ps,
 	return match_patterns(stream_buf, ps, why, why_sz);
 }
 
+static bool jit_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on > 0;
+}
+
 static void show_log(void)
 {
 	size_t n = strlen(log_buf);
@@ -530,6 +553,12 @@ static void run_spec(const char *path, const char *oname, struct spec *specs, in
 	snprintf(name, sizeof(name), "%s/%s", oname, sp->prog);
 	if (sp->other_arch) {
 		printf("SKIP %s: __arch_* does not include x86_64\n", name);
+		return;
+	}
+	if (sp->load_mode && sp->load_mode != (jit_enabled() ? 1 : 2)) {
+		/* upstream skips it too */
+		printf("SKIP %s: __load_if_%sJITed and the JIT is %s\n", name,
+		       sp->load_mode == 1 ? "" : "no_", jit_enabled() ? "on" : "off");
 		return;
 	}
 	obj = open_obj(path);
