@@ -481,6 +481,23 @@ int main(int argc, char **argv)
 		if (in == primary)
 			r3 = ratio;
 	}
+	/* what the RSS goal sees on small inputs is mostly the process itself
+	 * (btf2btf's text and libraries against parse_write's): the cost that
+	 * grows with the input is the step between consecutive sizes */
+	for (int i = 1; i < nr_synth; i++) {
+		struct row *b0 = find_row(synth[i - 1], "btf2btf"), *b1 = find_row(synth[i], "btf2btf");
+		struct row *p0 = find_row(synth[i - 1], "parse+write");
+		struct row *p1 = find_row(synth[i], "parse+write");
+		long s0 = btf_size(synth[i - 1]), s1 = btf_size(synth[i]);
+		char what[64];
+
+		if (!b0 || !b1 || !p0 || !p1 || s1 <= s0)
+			continue;
+		snprintf(what, sizeof(what), "kfuncs %lu -> %lu", synth[i - 1]->n, synth[i]->n);
+		printf("  %-28s (dRSS btf2btf - dRSS parse+write) / dBTF = %5.2f  (info: the RSS that grows with the input)\n",
+		       what, (double)((b1->maxrss_kb - b0->maxrss_kb) - (p1->maxrss_kb - p0->maxrss_kb)) *
+				     1024 / (s1 - s0));
+	}
 	goals_features_all(synth, nr_synth, &r4, &r5);
 	if (primary) {
 		r1 = row_wall(find_row(primary, "btf2btf")) /

@@ -132,12 +132,8 @@ static void parse_result(struct btf2btf *b, const void *raw, size_t raw_size)
 
 static int run(const uint8_t *data, size_t size, unsigned int mode, const char *name)
 {
-	struct btf2btf_opts opts = {
-		.sz = sizeof(opts),
-		.base_path = (mode & 1) ? base_path : NULL,
-		.add_kfunc_tags = mode & 2,
-		.log = log_cb,
-	};
+	BTF2BTF_OPTS(opts, .base_path = (mode & 1) ? base_path : NULL,
+		     .add_kfunc_tags = mode & 2, .log = log_cb);
 	struct btf2btf *b = NULL, *b2 = NULL;
 	const void *raw, *raw2;
 	size_t raw_size, raw2_size, img_size = 0;

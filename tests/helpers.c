@@ -274,7 +274,7 @@ void th_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 
 struct btf2btf *th_open(const char *path, const struct btf2btf_opts *opts)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
 	struct btf2btf *b = NULL;
 	int err;
 

@@ -61,16 +61,17 @@ complete_line() {
 	local line=$1 spaced
 	spaced=${line//=/ = }
 	read -r -a COMP_WORDS <<< "$spaced"
-	COMP_WORDS[0]=$btf2btf
+	COMP_WORDS[0]=$cmd
 	[[ $line == *" " || $line == *= ]] && COMP_WORDS+=("")
 	COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
-	COMP_LINE="$btf2btf${line#btf2btf}"
+	COMP_LINE="$cmd${line#btf2btf}"
 	COMP_POINT=${#COMP_LINE}
 	COMPREPLY=()
 	"$func" btf2btf "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 	got=$(printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort)
 }
 has() { grep -qxF -- "$2" <<< "$1"; }
+cmd=$btf2btf	# the command being completed: its --help is what the completion reads
 
 spec=$(complete -p btf2btf 2>/dev/null) || die "$comp registers no completion for btf2btf"
 func=$(sed -n -E 's/.*-F ([^ ]+) .*/\1/p' <<< "$spec")
@@ -79,7 +80,7 @@ ok
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cd "$work" || die "cd $work"
+mkdir "$work/cwd" && cd "$work/cwd" || die "cd $work/cwd"
 touch vmlinux.o mod.ko raw.btf
 mkdir subdir
 files=$(printf '%s\n' mod.ko raw.btf subdir vmlinux.o)
@@ -111,6 +112,14 @@ for o in "${!want_arg[@]}"; do
 			if [[ $o == --* ]]; then
 				complete_line "btf2btf $o=ra"
 				if [ "$got" = raw.btf ]; then ok; else fail "'btf2btf $o=ra' offers '$got'"; fi
+			fi
+		fi
+		# a LIST argument completes the words `btf2btf OPT help` lists
+		if "$btf2btf" --help | grep -qE -- "(^|[ ,])$o LIST "; then
+			values=$("$btf2btf" "$o" help | sed -n -E 's/^ +([A-Za-z0-9_.-]+)( .*)?$/\1/p' | sort)
+			complete_line "btf2btf $o "
+			if [ -n "$values" ] && [ "$got" = "$values" ]; then ok; else
+				fail "'btf2btf $o ' offers '$got', '$o help' lists '$values'"
 			fi
 		fi
 	else
@@ -149,6 +158,45 @@ for m in $modes; do
 	done
 	if has "$got" --json; then ok; else fail "'btf2btf $m --' lost --json: $got"; fi
 done
+
+# The --help parser on a synthetic help text: "=ARG", "[=ARG]", LIST, DIR
+cat > "$work/fake" <<'FAKE'
+#!/bin/sh
+if [ "$1 $2" = "--features help" ]; then
+	printf 'Features (--features=LIST, comma separated):\n  implicit_args  one\n  dedup          two\n  all            all\n'
+	exit 0
+fi
+cat <<'HELP'
+Usage: btf2btf [OPTIONS] OBJ
+       btf2btf --dump [OPTIONS] OBJ
+
+  -o, --output FILE       write raw BTF to FILE
+      --features LIST     a comma list; help lists them
+      --level=N           a number
+      --color[=WHEN]      optional argument;  -x, --extra=DIR  a directory
+      --dump              print
+HELP
+FAKE
+chmod +x "$work/fake"
+cmd=$work/fake
+complete_line "btf2btf -"
+want=$(printf '%s\n' -o --output --features --level --color -x --extra --dump | sort)
+if [ "$got" = "$want" ]; then ok; else fail "synthetic help: '-' offers '$got'"; fi
+complete_line "btf2btf --features "
+if [ "$got" = "$(printf '%s\n' all dedup implicit_args)" ]; then ok; else fail "synthetic: '--features ' offers '$got'"; fi
+complete_line "btf2btf --features implicit_args,d"
+if [ "$got" = implicit_args,dedup ]; then ok; else fail "synthetic: '--features implicit_args,d' offers '$got'"; fi
+complete_line "btf2btf --features=a"
+if [ "$got" = all ]; then ok; else fail "synthetic: '--features=a' offers '$got'"; fi
+complete_line "btf2btf --level -"
+if [ -z "$got" ]; then ok; else fail "synthetic: '--level -' offers '$got'"; fi
+complete_line "btf2btf --color "
+if [ "$got" = "$files" ]; then ok; else fail "synthetic: '--color ' (optional argument) offers '$got'"; fi
+complete_line "btf2btf --extra "
+if [ "$got" = subdir ]; then ok; else fail "synthetic: '--extra ' (DIR) offers '$got'"; fi
+complete_line "btf2btf --dump --"
+if ! has "$got" --dump && has "$got" --output; then ok; else fail "synthetic: '--dump --' offers '$got'"; fi
+cmd=$btf2btf
 
 echo "completion: $checks checks, $failed failed ($(basename "$comp") against $btf2btf)"
 [ "$failed" -eq 0 ]

@@ -91,7 +91,7 @@ static void test_set8_range_edges(void **state)
 
 static void expect_open_error(const char *path, const char *needle)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
 	struct btf2btf *b = NULL;
 
 	th_log_reset();

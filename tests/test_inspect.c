@@ -512,7 +512,7 @@ static void test_lib_lenient_and_entries(void **state)
 {
 	const struct lcase *c = &lint_cases[6];	/* set8-conflict */
 	char *obj = make_obj("conflict.o", &c->o);
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
 	const struct btf2btf_set8_entry *e;
 	struct btf2btf *b = NULL;
 

@@ -145,7 +145,7 @@ static void same(const struct snap *a, const struct snap *b, bool names)
 /* ENOMEM at every allocation of the transform: the handle is as before, a retry gives the result. */
 static void fault_loop(const char *obj, unsigned int features)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb, .features = features };
+	BTF2BTF_OPTS(o, .log = th_log_cb, .features = features);
 	struct snap want, before, after;
 	struct btf2btf *b = th_open(obj, &o);
 	unsigned long n, points = 0;
@@ -228,7 +228,7 @@ static void test_features(void **state)
 {
 	const char *zoo = th_path("fz.o");
 	const struct btf_type *f, *p;
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
 	const struct btf *btf;
 	struct btf2btf *b;
 
@@ -281,10 +281,11 @@ static void test_arena_not_pointer(void **state)
 	static const struct fx_entry kf[] = { { "bpf_bad", 1U << 15 } };
 	struct fx_set8 sets[] = { { "a_ids", 1, kf, 1 } };
 	struct fx_obj obj = { .sets = sets, .nr_sets = 1 };
-	struct btf2btf_opts o = { .sz = sizeof(o), .log = th_log_cb };
+	BTF2BTF_OPTS(o, .log = th_log_cb);
 	const char *path = th_path("bad.o");
 	struct btf2btf *b;
 	struct fx_btf fb;
+	struct run r;
 
 	(void)state;
 	assert_int_equal(fx_btf_init(&fb, NULL), 0);
@@ -302,6 +303,18 @@ static void test_arena_not_pointer(void **state)
 	th_log_reset();
 	assert_int_equal(btf2btf__transform(b), -EINVAL);
 	btf2btf__close(b);
+	/* the CLI's views follow --features too */
+	th_run(&r, (const char *[]){ "btf2btf", "--check", path, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", "--features=arena_attrs", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, ": arena-not-pointer: kfunc bpf_bad: parameter 2"));
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "--features=all", path, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "error: "));
+	th_run_free(&r);
 	th_cleanup();
 }
 

@@ -8,6 +8,7 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,7 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 {
 	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
 	const char *out1 = th_path("out1.btf"), *out2 = th_path("out2.btf");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 	const struct btf *btf;
 
@@ -297,7 +298,7 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 static void test_sort_big_endian(void **state)
 {
 	const char *be = th_path("be.btf"), *le = th_path("le.btf");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b;
 	struct btf *bb, *lb;
 	unsigned char *raw;
@@ -329,7 +330,7 @@ static void test_sort_big_endian(void **state)
 static void test_resolved_btf_ids_refused(void **state)
 {
 	const char *path = th_copy_fixture("basic-resolved.o", "obj.o");
-	struct btf2btf_opts o = { .sz = sizeof(o), .features = ALL_POST };
+	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *b = th_open(path, &o);
 
 	(void)state;
@@ -511,7 +512,7 @@ static void test_dedup_fixtures(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
-		struct btf2btf_opts o = { .sz = sizeof(o), .features = BTF2BTF_FEAT_IMPLICIT_ARGS };
+		BTF2BTF_OPTS(o, .features = BTF2BTF_FEAT_IMPLICIT_ARGS);
 		struct btf2btf *b = th_open(th_fixture(fx[i]), &o);
 		struct btf *orig = th_parse(th_fixture(fx[i]), NULL);
 		const void *raw;
@@ -535,6 +536,34 @@ static void test_dedup_fixtures(void **state)
 		btf__free(bbtf);
 	}
 	th_cleanup();
+}
+
+/* Old types equal to each other, of a kind the transform never adds (an
+ * array): not deduplicated, so btf__dedup() runs and folds them too. */
+static void test_dedup_old_duplicates_fall_back(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int i_int = btf__add_int(btf, "int", 4, BTF_INT_SIGNED), first_new, proto;
+	struct b2b_pass_out o;
+	size_t size;
+	const void *raw;
+	bool full;
+
+	(void)state;
+	btf__add_array(btf, i_int, i_int, 2);
+	btf__add_array(btf, i_int, i_int, 2);
+	proto = btf__add_func_proto(btf, i_int);
+	btf__add_func(btf, "f", BTF_FUNC_GLOBAL, proto);
+	first_new = btf__type_cnt(btf);
+	btf__add_func_proto(btf, i_int);	/* what a transform appends: a copy */
+	raw = raw_of(btf, &size);
+	check_dedup_equivalent(raw, size, NULL, first_new, true);
+	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+	assert_true(full);
+	assert_int_equal(o.map[3], 2);	/* the second array folded into the first */
+	assert_int_equal(o.map[first_new], o.map[proto]);
+	b2b_pass_out_free(&o);
+	btf__free(btf);
 }
 
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
@@ -646,8 +675,7 @@ static void test_distill_split_fixture(void **state)
 	const char *base = th_fixture("split.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *out = th_path("mod.btf"), *out_base = th_path("mod.btf.base");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base, .distill_base = true,
-				  .features = ALL_POST };
+	BTF2BTF_OPTS(o, .base_path = base, .distill_base = true, .features = ALL_POST);
 	struct btf *full = th_parse(base, NULL), *orig = th_parse(mod, full), *dist, *split;
 	struct btf2btf *b = th_open(mod, &o);
 	const void *raw;
@@ -810,9 +838,113 @@ static void test_distill_cli(void **state)
 	th_cleanup();
 }
 
+/*
+ * A module as the kernel build makes it: gcc -g, pahole -J on the base,
+ * pahole -J --btf_base on the module (deduplicated against the base). Dedup
+ * takes the hash path, the distilled base relocates onto the real one, and
+ * every module type means what it meant.
+ */
+static void test_distill_pahole_module(void **state)
+{
+	static const char common[] =
+		"struct bpf_prog_aux { int id; long x; };\n"
+		"struct task { int pid; struct task *parent; struct bpf_prog_aux *aux; };\n"
+		"typedef unsigned long long u64;\n"
+		"enum color { RED, GREEN };\n";
+	static const char base_c[] =
+		"int base_fn(struct task *t, u64 v, enum color c) { return t->pid + v + c; }\n";
+	static const char mod_c[] =
+		"struct mod_state { struct task *t; u64 v; struct { int a, b; } anon; enum color c; };\n"
+		"int bpf_mod_kfunc(struct mod_state *s, int x, struct bpf_prog_aux *aux)\n"
+		"{ return s->v + x + aux->id; }\n"
+		"int bpf_mod_plain(struct task *t, u64 v) { return t->pid + v; }\n";
+	const char *base_o = th_path("pbase.o"), *mod_o = th_path("pmod.o");
+	struct btf *full, *mod, *dist, *split;
+	struct b2b_pass_out o, d;
+	void *braw;
+	size_t bsize, size;
+	const void *raw;
+	struct run r;
+	FILE *f;
+	bool went_full;
+
+	(void)state;
+	th_require_tool("gcc");
+	th_require_tool("pahole");
+	f = fopen(th_path("pbase.c"), "w");
+	fprintf(f, "%s%s", common, base_c);
+	fclose(f);
+	f = fopen(th_path("pmod.c"), "w");
+	fprintf(f, "%s%s", common, mod_c);
+	fclose(f);
+	th_sh(&r, "cd %s && gcc -g -O1 -c pbase.c && gcc -g -O1 -c pmod.c && "
+	      "LLVM_OBJCOPY=objcopy pahole -J pbase.o && "
+	      "LLVM_OBJCOPY=objcopy pahole -J --btf_base pbase.o pmod.o", th_tmpdir());
+	if (r.status)
+		fail_msg("building the pahole module failed: %s", r.err);
+	th_run_free(&r);
+	full = th_parse(base_o, NULL);
+	mod = th_parse(mod_o, full);
+	raw = raw_of(mod, &size);
+	/* pahole deduplicated it against the base: nothing to fold, hash path */
+	assert_int_equal(b2b_dedup(raw, size, full, btf__type_cnt(mod), &o, &went_full), 0);
+	assert_false(went_full);
+	assert_null(o.data);
+	assert_int_equal(b2b_distill_base(raw, size, full, &braw, &bsize, &d), 0);
+	dist = parse_raw(braw, bsize, NULL);
+	split = parse_raw(d.data, d.size, dist);
+	assert_relocatable(dist, full);
+	th_find(dist, "task", BTF_KIND_STRUCT);
+	th_find(dist, "color", BTF_KIND_ENUM);
+	for (__u32 id = btf__type_cnt(full); id < btf__type_cnt(mod); id++) {
+		char a[4096], b[4096];
+
+		canon(mod, id, 0, a, sizeof(a));
+		canon(split, d.map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	btf__free(split);
+	btf__free(dist);
+	free(braw);
+	b2b_pass_out_free(&d);
+	btf__free(mod);
+	btf__free(full);
+	th_cleanup();
+}
+
+/* Killed while writing .BTF + .BTF.base: the module is as it was; the next
+ * run writes both. */
+static void test_distill_killed_mid_write(void **state)
+{
+	const char *base = th_copy_fixture("split.o", "base.o");
+	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
+	const char *orig = th_copy_fixture("split.o.ko", "orig.ko");
+	const char *argv[] = { "btf2btf", "-B", base, "--distill-base", mod, NULL };
+	struct run r;
+
+	(void)state;
+	setenv("BTF2BTF_FAULT", "mid-write", 1);
+	th_run(&r, argv);
+	unsetenv("BTF2BTF_FAULT");
+	assert_int_equal(r.status, 128 + SIGKILL);
+	th_run_free(&r);
+	assert_true(th_same_file(mod, orig));
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'", mod);
+	assert_string_equal(r.out, "0\n");
+	th_run_free(&r);
+	th_run(&r, argv);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_sh(&r, "readelf -S %s | grep -c '\\.BTF\\.base'; ls -a %s | grep -c btf2btf", mod,
+	      th_tmpdir());
+	assert_string_equal(r.out, "1\n0\n");	/* the killed run's temp file is gone too */
+	th_run_free(&r);
+	th_cleanup();
+}
+
 static void test_distill_needs_base(void **state)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .distill_base = true };
+	BTF2BTF_OPTS(o, .distill_base = true);
 	struct btf2btf *b = NULL;
 
 	(void)state;
@@ -879,9 +1011,8 @@ static void test_alloc_failures(void **state)
 	const char *base = th_copy_fixture("split.o", "base.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *obj = th_copy_fixture("kfuncs.gcc.o", "obj.o");
-	struct btf2btf_opts split = { .sz = sizeof(split), .base_path = base, .distill_base = true,
-				      .features = ALL_POST };
-	struct btf2btf_opts plain = { .sz = sizeof(plain), .features = ALL_POST };
+	BTF2BTF_OPTS(split, .base_path = base, .distill_base = true, .features = ALL_POST);
+	BTF2BTF_OPTS(plain, .features = ALL_POST);
 	unsigned long full, hash;
 
 	(void)state;
@@ -934,10 +1065,13 @@ int main(void)
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_fixtures),
+		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
 		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),
 		cmocka_unit_test(test_distill_on_sys_vmlinux),
+		cmocka_unit_test(test_distill_pahole_module),
+		cmocka_unit_test(test_distill_killed_mid_write),
 		cmocka_unit_test(test_distill_needs_base),
 		cmocka_unit_test(test_distill_cli),
 		cmocka_unit_test(test_alloc_failures),

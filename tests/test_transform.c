@@ -327,7 +327,7 @@ static void test_deterministic_output(void **state)
 
 static void test_add_kfunc_tags(void **state)
 {
-	struct btf2btf_opts o = { .sz = sizeof(o), .add_kfunc_tags = true };
+	BTF2BTF_OPTS(o, .add_kfunc_tags = true);
 	const char *path = th_copy_fixture("kfuncs.gcc.o", "t.o");
 	struct btf2btf *b = th_open(path, &o);
 	struct btf *btf;
@@ -358,7 +358,7 @@ static void test_split_module_with_base(void **state)
 {
 	const char *base = th_fixture("split.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
-	struct btf2btf_opts o = { .sz = sizeof(o), .base_path = base };
+	BTF2BTF_OPTS(o, .base_path = base);
 	struct btf *bbtf = th_parse(base, NULL), *mbtf;
 	__u32 base_cnt = btf__type_cnt(bbtf);
 	struct btf2btf *b = th_open(mod, &o);

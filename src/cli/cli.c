@@ -68,14 +68,11 @@ int cli_fail(const char *path, int err)
 
 int cli_open(const char *path, struct btf2btf **b)
 {
-	struct btf2btf_opts opts = {
-		.sz = sizeof(opts),
-		.btf_path = cli.btf_path,
-		.base_path = cli.base_path,
-		.distill_base = cli.distill_base,
-		.log = cli_log_cb,
-		.features = cli.features,
-	};
+	/* the macro zeroes the padding too: the library refuses non-zero
+	 * bytes past the fields it knows */
+	BTF2BTF_OPTS(opts, .btf_path = cli.btf_path, .base_path = cli.base_path,
+		     .distill_base = cli.distill_base, .log = cli_log_cb,
+		     .features = cli.features);
 	int err = btf2btf__open(path, &opts, b);
 
 	return err ? cli_fail(path, err) : 0;

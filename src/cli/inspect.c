@@ -27,14 +27,9 @@ static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ct
 int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf2btf **b)
 {
 	const struct cli_opts *o = cli_opts();
-	struct btf2btf_opts opts = {
-		.sz = sizeof(opts),
-		.btf_path = o->btf_path,
-		.base_path = o->base_path,
-		.log = quiet_warnings ? quiet_log_cb : cli_log_cb,
-		.lenient = lenient,
-		.features = o->features,
-	};
+	BTF2BTF_OPTS(opts, .btf_path = o->btf_path, .base_path = o->base_path,
+		     .log = quiet_warnings ? quiet_log_cb : cli_log_cb, .lenient = lenient,
+		     .features = o->features);
 	int err = btf2btf__open(path, &opts, b);
 
 	return err ? cli_fail(path, err) : 0;

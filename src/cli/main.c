@@ -82,7 +82,7 @@ static void usage(FILE *f)
 "                          (implied by -n and --add-kfunc-tags)\n"
 "  -j, --json              JSON output;  -p, --pretty  indented JSON\n"
 "General:\n"
-"  -v, --verbose           more messages (twice: libbpf's too)\n"
+"  -v, --verbose           more messages (twice: the plan per kfunc, libbpf's too)\n"
 "  -q, --quiet             errors only\n"
 "  -h, --help              this help;    -V, --version  print the version\n"
 "\n"

@@ -61,7 +61,7 @@ struct dedup {
 	__u32 first_new, cnt;
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
-	__u32 *slots;		/* open addressing: id + 1 */
+	struct dedup_slot { __u32 id1, hash; } *slots;	/* open addressing; id1 = id + 1 */
 	size_t mask;
 	__u32 kinds;		/* bit per kind of the candidates */
 };
@@ -73,11 +73,21 @@ static const struct btf_type *type_of(const struct dedup *d, __u32 id)
 	return b2b_raw_any_type(&d->r, id);
 }
 
+/* Eight bytes at a time: every name of every type of a vmlinux is hashed. */
 static __u32 str_hash(const char *s, __u32 h)
 {
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	size_t len = strlen(s);
+	__u64 x = h ^ len, v;
+
+	for (; len >= 8; len -= 8, s += 8) {
+		memcpy(&v, s, 8);
+		x = (x ^ v) * 0x9e3779b97f4a7c15ULL;
+		x ^= x >> 29;
+	}
+	v = 0;
+	memcpy(&v, s, len);
+	x = (x ^ v) * 0x9e3779b97f4a7c15ULL;
+	return (__u32)(x ^ (x >> 32));
 }
 
 static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
@@ -128,20 +138,54 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 	return true;
 }
 
-/* The equal type in the table, else 0 (and id inserted). -EEXIST when the
- * table's types are not unique, which a deduplicated input rules out. */
-static long lookup_or_add(struct dedup *d, __u32 id)
+/* The equal type in the table, else 0 (and id inserted, under hash h). */
+static long lookup_or_add_hashed(struct dedup *d, __u32 id, __u32 h)
 {
 	const struct btf_type *t = type_of(d, id);
-	size_t i = hash_type(d, t) & d->mask;
+	size_t i = h & d->mask;
 
-	for (; d->slots[i]; i = (i + 1) & d->mask) {
-		__u32 other = d->slots[i] - 1;
+	for (; d->slots[i].id1; i = (i + 1) & d->mask) {
+		__u32 other = d->slots[i].id1 - 1;
 
-		if (equal_types(d, t, type_of(d, other)))
+		/* the hash kept in the slot spares a look at most other types */
+		if (d->slots[i].hash == h && equal_types(d, t, type_of(d, other)))
 			return other;
 	}
-	d->slots[i] = id + 1;
+	d->slots[i].id1 = id + 1;
+	d->slots[i].hash = h;
+	return 0;
+}
+
+static long lookup_or_add(struct dedup *d, __u32 id)
+{
+	return lookup_or_add_hashed(d, id, hash_type(d, type_of(d, id)));
+}
+
+/*
+ * The old types into the table; 1 when two are equal. In batches: the
+ * hashes first and their slots prefetched, then the probes (a slot is a
+ * cache miss in a table of a vmlinux's size).
+ */
+static int add_old_types(struct dedup *d)
+{
+	enum { BATCH = 32 };
+	__u32 ids[BATCH], hashes[BATCH], n = 0;
+
+	for (__u32 id = 1; id <= d->first_new; id++) {
+		if (id < d->first_new && d->state[id] == CLEAN &&
+		    (d->kinds >> btf_kind(type_of(d, id)) & 1)) {
+			ids[n] = id;
+			hashes[n] = hash_type(d, type_of(d, id));
+			__builtin_prefetch(&d->slots[hashes[n] & d->mask], 1);
+			n++;
+		}
+		if (n == BATCH || (id == d->first_new && n)) {
+			for (__u32 k = 0; k < n; k++)
+				if (lookup_or_add_hashed(d, ids[k], hashes[k]))
+					return 1;
+			n = 0;
+		}
+	}
 	return 0;
 }
 
@@ -210,13 +254,21 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 
+		d->kinds |= 1U << btf_kind(t);
 		if (id >= d->first_new || refs_candidate(d, t)) {
 			if (!hash_matched_kind(btf_kind(t)))
 				return 1;
 			d->state[id] = CAND;
-			d->kinds |= 1U << btf_kind(t);
 		}
 	}
+	/*
+	 * Every old type of this BTF goes into the table, and the base types of
+	 * the kinds it holds: two equal ones (an input not deduplicated, or a
+	 * split BTF not deduplicated against its base) send us to btf__dedup(),
+	 * which would fold them. What this cannot see: equal types that differ
+	 * in the ids they refer to all the way round a loop (a struct and its
+	 * copy pointing at themselves), which no deduplicating encoder emits.
+	 */
 	for (__u32 id = 1; id < d->first_new; id++)
 		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1))
 			nr_table++;
@@ -227,13 +279,8 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	d->slots = b2b_calloc(need, sizeof(*d->slots));
 	if (!d->slots)
 		return -ENOMEM;
-	/* the old types the candidates could equal: unique if the input is deduplicated */
-	for (__u32 id = 1; id < d->first_new; id++) {
-		if (d->state[id] != CLEAN || !(d->kinds >> btf_kind(type_of(d, id)) & 1))
-			continue;
-		if (lookup_or_add(d, id))
-			return 1;
-	}
+	if (add_old_types(d))
+		return 1;
 	for (__u32 id = start; id < d->cnt; id++) {
 		if (d->state[id] == CAND) {
 			err = resolve(d, id);
@@ -263,15 +310,12 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
-		__u16 kind = btf_kind(t);
 
 		if (d->map[id] != id)
 			continue;
 		memcpy(dst, t, words * 4);
 		if (d->state[id] != CLEAN)
-			for (__u32 i = 2; i < words; i++)
-				if (b2b_word_class(kind, i) == B2B_W_REF && dst[i] < d->cnt)
-					dst[i] = compact[dst[i]];
+			b2b_type_remap(dst, compact, d->cnt);
 		pos += words * 4;
 	}
 	free(d->map);

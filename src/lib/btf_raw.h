@@ -26,6 +26,43 @@ struct b2b_raw {
 
 enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
 
+/* Renumber the type ids in the words w of a type: id -> map[id] for ids
+ * below nr (what word class B2B_W_REF marks, walked per kind). */
+static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
+{
+	const struct btf_type *t = (const struct btf_type *)w;
+	__u32 vlen = btf_vlen(t), i;
+
+#define REMAP(x) do { if ((x) < nr) (x) = map[(x)]; } while (0)
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+	case BTF_KIND_TYPE_TAG:
+		REMAP(w[2]);
+		break;
+	case BTF_KIND_ARRAY:
+		REMAP(w[3]);
+		REMAP(w[4]);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 3 * i + 1]);
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		REMAP(w[2]);
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 2 * i + 1]);
+		break;
+	case BTF_KIND_DATASEC:
+		for (i = 0; i < vlen; i++)
+			REMAP(w[3 + 3 * i]);
+		break;
+	default:
+		break;
+	}
+#undef REMAP
+}
+
 /* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
 void b2b_raw_free(struct b2b_raw *r);

@@ -11,26 +11,23 @@
 
 #include "btf_post.h"
 
+/* 16 bytes: the radix passes move these around four times */
 struct sort_key {
 	__u64 prefix;		/* first 8 bytes of the name, big-endian, 0-padded */
-	const char *name;
 	__u32 id;
-	bool short_name;	/* the name ends within the prefix */
+	__u32 short_name;	/* the name ends within the prefix */
 };
 
-static int cmp_key(const void *pa, const void *pb)
+/* Keys of one prefix, names longer than it: by the rest of the name, then id. */
+static int cmp_long_names(const void *pa, const void *pb, void *ctx)
 {
 	const struct sort_key *a = pa, *b = pb;
-	int r;
+	const struct b2b_raw *r = ctx;
+	int c = strcmp(b2b_raw_name(r, b2b_raw_type(r, a->id)) + 8,
+		       b2b_raw_name(r, b2b_raw_type(r, b->id)) + 8);
 
-	if (a->prefix != b->prefix)
-		return a->prefix < b->prefix ? -1 : 1;
-	/* equal prefixes: both end inside it (equal names) or neither does */
-	if (!a->short_name) {
-		r = strcmp(a->name + 8, b->name + 8);
-		if (r)
-			return r;
-	}
+	if (c)
+		return c;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
@@ -40,7 +37,7 @@ static int cmp_key(const void *pa, const void *pb)
  * strcmp: qsort() with strcmp over a vmlinux (130,000 names, many sharing
  * "bpf_" or "__x64_sys") cost more than reading and writing the BTF.
  */
-static int sort_keys(struct sort_key *keys, __u32 nr)
+static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
 {
 	struct sort_key *tmp = b2b_malloc((size_t)nr * sizeof(*tmp)), *src = keys, *dst = tmp, *sw;
 	__u32 *count = b2b_malloc(65536 * sizeof(*count));
@@ -75,8 +72,9 @@ static int sort_keys(struct sort_key *keys, __u32 nr)
 	for (__u32 i = 0, j; i < nr; i = j) {
 		for (j = i + 1; j < nr && keys[j].prefix == keys[i].prefix; j++)
 			;
+		/* short names equal in full stay in id order (the radix sort is stable) */
 		if (j - i > 1 && !keys[i].short_name)
-			qsort(keys + i, j - i, sizeof(*keys), cmp_key);
+			qsort_r(keys + i, j - i, sizeof(*keys), cmp_long_names, (void *)r);
 	}
 	free(tmp);
 	free(count);
@@ -117,14 +115,13 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		struct sort_key *k = &keys[i];
 		int j;
 
-		k->name = name;
 		k->id = r.start_id + i;
 		k->prefix = 0;
 		for (j = 0; j < 8 && name[j]; j++)
 			k->prefix |= (__u64)(unsigned char)name[j] << (56 - 8 * j);
 		k->short_name = j < 8;
 	}
-	err = sort_keys(keys, r.nr);
+	err = sort_keys(keys, r.nr, &r);
 	if (err)
 		goto out;
 	for (__u32 i = 0; i < r.start_id; i++)
@@ -144,12 +141,9 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 	for (__u32 i = 0; i < r.nr; i++) {
 		const struct btf_type *t = b2b_raw_type(&r, keys[i].id);
 		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
-		__u16 kind = btf_kind(t);
 
 		memcpy(dst, t, words * 4);
-		for (__u32 w = 2; w < words; w++)
-			if (b2b_word_class(kind, w) == B2B_W_REF && dst[w] < cnt)
-				dst[w] = map[dst[w]];
+		b2b_type_remap(dst, map, cnt);
 		pos += words * 4;
 	}
 	out->map = map;

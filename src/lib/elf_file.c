@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "elf_file.h"
-#include "output.h"
 
 static int init_libelf(const struct b2b_log *log)
 {

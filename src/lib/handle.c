@@ -224,16 +224,7 @@ int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
 
 const char *btf2btf__kf_flag_name(unsigned int bit)
 {
-	static const char *const names[] = {
-		[0] = "KF_ACQUIRE", [1] = "KF_RELEASE", [2] = "KF_RET_NULL",
-		[4] = "KF_TRUSTED_ARGS", [5] = "KF_SLEEPABLE", [6] = "KF_DESTRUCTIVE",
-		[7] = "KF_RCU", [8] = "KF_ITER_NEW", [9] = "KF_ITER_NEXT",
-		[10] = "KF_ITER_DESTROY", [11] = "KF_RCU_PROTECTED", [12] = "KF_FASTCALL",
-		[13] = "KF_ARENA_RET", [14] = "KF_ARENA_ARG1", [15] = "KF_ARENA_ARG2",
-		[16] = "KF_IMPLICIT_ARGS",
-	};
-
-	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
+	return b2b_kf_flag_name(bit);
 }
 
 const char *btf2btf__version(void)

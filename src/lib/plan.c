@@ -174,6 +174,20 @@ static void problem(struct planner *p, enum rule rule, const char *name, __u32 i
 		kf->problems++;
 }
 
+const char *b2b_kf_flag_name(unsigned int bit)
+{
+	static const char *const names[] = {
+		[0] = "KF_ACQUIRE", [1] = "KF_RELEASE", [2] = "KF_RET_NULL",
+		[4] = "KF_TRUSTED_ARGS", [5] = "KF_SLEEPABLE", [6] = "KF_DESTRUCTIVE",
+		[7] = "KF_RCU", [8] = "KF_ITER_NEW", [9] = "KF_ITER_NEXT",
+		[10] = "KF_ITER_DESTROY", [11] = "KF_RCU_PROTECTED", [12] = "KF_FASTCALL",
+		[13] = "KF_ARENA_RET", [14] = "KF_ARENA_ARG1", [15] = "KF_ARENA_ARG2",
+		[16] = "KF_IMPLICIT_ARGS",
+	};
+
+	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
+}
+
 /* "KF_ACQUIRE|KF_RET_NULL|0x8", "-" for none. */
 static void flags_str(__u32 flags, char *buf, size_t size)
 {
@@ -182,7 +196,7 @@ static void flags_str(__u32 flags, char *buf, size_t size)
 
 	buf[0] = 0;
 	for (unsigned int bit = 0; bit < 32 && len < size; bit++) {
-		const char *n = btf2btf__kf_flag_name(bit);
+		const char *n = b2b_kf_flag_name(bit);
 
 		if (!(flags & (1U << bit)))
 			continue;

@@ -39,6 +39,9 @@ int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 /* For "X_impl", X into buf: true; false when name has no _impl suffix. */
 bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 
+/* Name of a KF_* flag bit, NULL for an unknown bit. */
+const char *b2b_kf_flag_name(unsigned int bit);
+
 /* Index of the first implicit parameter of a FUNC_PROTO, or -1. */
 int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id);
 

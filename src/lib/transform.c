@@ -306,6 +306,10 @@ static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_
 	if (err)
 		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
 				 in.dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (in.dedup)
+		b2b_debug(&b->log, "dedup: %s",
+			  res->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
+					  : "new types matched by hash against the deduplicated input");
 	if (!is_identity(res->btf.map, res->btf.nr_map)) {
 		for (size_t i = 0; i < b->ids.nr_sets; i++) {
 			if (!b->ids.sets[i].resolved)

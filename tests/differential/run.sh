@@ -20,13 +20,16 @@
 # Outcomes per object: same (canonical forms equal; byte-identical counted
 # too), documented (the only differences are upstream's decl tags of a
 # dropped parameter, left on the reduced kfunc with component_idx >= vlen:
-# the kernel refuses them, btf2btf moves them to X_impl), both refused (the
+# the kernel refuses them, btf2btf moves them to X_impl), documented refusal
+# (a .BTF_ids resolved already: upstream resolves it again, btf2btf refuses
+# to renumber types under its ids, as issue 12 allows), both refused (the
 # same input is an error for both), different (anything else: exit 1).
 #
 # Environment: DIFF_FEATURES (btf2btf's feature option, default
 # --features=all; set it empty to see where plain btf2btf stands), DIFF_SEED (default 20261203; "random": from the clock),
 # DIFF_N (random objects, default 300), DIFF_SHOW (differences shown in full,
-# default 3), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default .cache/differential).
+# default 3), DIFF_NO_DEDUP (non-empty: random BTF with duplicate types,
+# which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default .cache/differential).
 set -uo pipefail
 
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
@@ -56,7 +59,7 @@ echo "differential: seed $SEED, $N random objects (DIFF_SEED=$SEED DIFF_N=$N mak
 
 # ---- the inputs: NAME KIND [BASE] into $W/cases ----
 CASES=$W/cases
-"$MKF" random "$SEED" "$N" "$W/in" || { echo "differential: error: mkfixture random failed" >&2; exit 1; }
+"$MKF" random "$SEED" "$N" "$W/in" ${DIFF_NO_DEDUP:+--no-dedup} || { echo "differential: error: mkfixture random failed" >&2; exit 1; }
 while read -r name kind _; do
 	base=-
 	[ "$kind" = vmlinux ] || base=$W/in/$name.base
@@ -119,8 +122,21 @@ run_case() {
 	"$B2B" $FEATURES "${ourargs[@]}" --btf "$W/in/$name.BTF.1" -o "$ours" "$W/in/$name.o" \
 		>"$c.ours.log" 2>&1
 	local our_rc=$?
-	if [ $up_rc -ne 0 ] && [ $our_rc -ne 0 ]; then
+	if [ $our_rc -ne 0 ] && [ -e "$ours" ]; then
+		echo "different: btf2btf failed (exit $our_rc) but left $ours behind" > "$W/res/$name"
+		return
+	fi
+	# both refused: btf2btf's error status (1), no sanitizer report
+	if [ $up_rc -ne 0 ] && [ $our_rc -eq 1 ] &&
+	   ! grep -qE 'Sanitizer|runtime error:' "$c.ours.log"; then
 		echo "refused" > "$W/res/$name"
+		return
+	fi
+	if [ $up_rc -eq 0 ] && [ $our_rc -eq 1 ] &&
+	   grep -q 'is resolved already (resolve_btfids ran)' "$c.ours.log"; then
+		# documented: btf2btf refuses to renumber types (dedup/sort) under
+		# ids resolve_btfids wrote already (issue 12: remap them or refuse)
+		echo "refused-resolved" > "$W/res/$name"
 		return
 	fi
 	if [ $up_rc -ne 0 ] || [ $our_rc -ne 0 ]; then
@@ -173,7 +189,7 @@ done
 wait
 
 # ---- report ----
-total=0 same=0 bytes=0 doc=0 dtags=0 refused=0 diffs=0
+total=0 same=0 bytes=0 doc=0 dtags=0 refused=0 diffs=0 resolved=0
 shown=0
 difflist=()
 while read -r name kind base; do
@@ -183,6 +199,7 @@ while read -r name kind base; do
 	same) same=$((same + 1)); [ "$detail" = yes ] && bytes=$((bytes + 1)) ;;
 	documented) doc=$((doc + 1)); dtags=$((dtags + detail)) ;;
 	refused) refused=$((refused + 1)) ;;
+	refused-resolved) resolved=$((resolved + 1)) ;;
 	*) diffs=$((diffs + 1)); difflist+=("$name") ;;
 	esac
 done < "$CASES"
@@ -227,6 +244,7 @@ fi
 echo "differential: $total objects ($N random, seed $SEED; $nfix fixtures)"
 echo "  same:               $((same)) ($bytes byte-identical)"
 echo "  documented:         $doc (upstream leaves $dtags decl tags of dropped parameters on the reduced kfunc; btf2btf moves them to _impl)"
+echo "  documented refusal: $resolved (.BTF_ids resolved already: btf2btf will not renumber the types its ids name)"
 echo "  both refused:       $refused"
 echo "  semantic differences: $diffs"
 if [ "$diffs" -ne 0 ]; then
