@@ -6,7 +6,7 @@
 # bzImage and bpf_testmod.ko with btf2btf, build the guest (static /init
 # loader + BPF programs), pack an initramfs and boot it in QEMU (TCG).
 #
-#   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|check-patches]
+#   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|build-failures|negative|reloc|check-patches]
 #
 # Environment: BTF2BTF (path of the btf2btf binary, default build/btf2btf),
 # KCACHE (default .cache/kernel), JOBS (default nproc), QEMU_TIMEOUT (s).
@@ -56,22 +56,66 @@ check_package() {
 		die "$TARBALL not found: install the Debian package ($ apt-get install $PKG)"
 }
 
+# files a series creates, changes or deletes (paths relative to the tree)
+series_files() {
+	sed -n 's|^+++ b/\([^\t]*\).*|\1|p; s|^--- a/\([^\t]*\).*|\1|p' "$@" | LC_ALL=C sort -u
+}
+
+# Apply a changed series to the existing tree without touching the files
+# whose content stays the same, so that kbuild rebuilds only what the
+# change affects: the touched files of the old and new series are
+# unpacked from the tarball into a staging tree, patched there, and
+# copied over only where they differ.
+update_source() {
+	local stage=$KCACHE/stage f
+	say "source: series changed, updating $SRC in place"
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	series_files "$KCACHE"/applied/*.patch "${PATCHES[@]}" | sed "s|^|$PKG/|" > "$stage.list"
+	# members the series creates are not in the tarball: tar says so and exits 2
+	tar -C "$stage" -xf "$TARBALL" -T "$stage.list" 2>/dev/null || true
+	for p in "${PATCHES[@]}"; do
+		patch -d "$stage/$PKG" -p1 -s -N --no-backup-if-mismatch < "$p" ||
+			die "$p does not apply"
+	done
+	while read -r f; do
+		if [ -f "$stage/$f" ]; then
+			cmp -s "$stage/$f" "$KCACHE/src/$f" || {
+				mkdir -p "$(dirname "$KCACHE/src/$f")"
+				cp "$stage/$f" "$KCACHE/src/$f"
+				say "source: updated ${f#"$PKG"/}"
+			}
+		else
+			rm -f "$KCACHE/src/$f"
+		fi
+	done < "$stage.list"
+	rm -rf "$stage" "$stage.list"
+}
+
 step_source() {
+	local p
 	check_package
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series ${KEY_SRC})"
 		return
 	fi
-	say "source: unpacking $TARBALL into $KCACHE/src"
-	rm -rf "$KCACHE/src" "$OBJ" "$STAMPS"/*
-	mkdir -p "$KCACHE/src"
-	tar -C "$KCACHE/src" -xf "$TARBALL"
-	local p
-	for p in "${PATCHES[@]}"; do
-		say "source: applying $(basename "$p")"
-		patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$p" ||
-			die "$p does not apply"
-	done
+	if [ -d "$SRC" ] && [ -d "$KCACHE/applied" ] && stamp_ok tarball "$(tarball_id)"; then
+		update_source
+	else
+		say "source: unpacking $TARBALL into $KCACHE/src"
+		rm -rf "$KCACHE/src" "$OBJ" "$KCACHE/applied" "$STAMPS"/*
+		mkdir -p "$KCACHE/src"
+		tar -C "$KCACHE/src" -xf "$TARBALL"
+		for p in "${PATCHES[@]}"; do
+			say "source: applying $(basename "$p")"
+			patch -d "$SRC" -p1 -s -N --no-backup-if-mismatch < "$p" ||
+				die "$p does not apply"
+		done
+	fi
+	rm -rf "$KCACHE/applied"
+	mkdir -p "$KCACHE/applied"
+	cp "${PATCHES[@]}" "$KCACHE/applied/"
+	stamp_set tarball "$(tarball_id)"
 	stamp_set source "$KEY_SRC"
 }
 
@@ -131,12 +175,26 @@ step_guest() {
 	bpftool btf dump file "$OBJ/vmlinux" format c > "$GUEST/obj/vmlinux.h"
 	grep -q 'struct bpf_prog_aux {' "$GUEST/obj/vmlinux.h" ||
 		die "bpftool could not dump the BTF of $OBJ/vmlinux"
-	local c o
+	# wq_legacy.bpf.c is built against stock 6.12's bpf_experimental.h
+	mkdir -p "$GUEST/obj/stock"
+	tar -xOf "$TARBALL" "$PKG/tools/testing/selftests/bpf/bpf_experimental.h" \
+		> "$GUEST/obj/stock/bpf_experimental.h"
+	grep -q 'bpf_wq_set_callback_impl(timer, cb, flags, NULL)' \
+		"$GUEST/obj/stock/bpf_experimental.h" ||
+		die "stock bpf_experimental.h lacks the legacy bpf_wq_set_callback macro"
+	local c o sel=$SRC/tools/testing/selftests/bpf
 	for c in "$KDIR"/guest/6.12/progs/*.bpf.c; do
 		o=$GUEST/root/bpf/$(basename "${c%.c}").o
 		say "guest: clang -target bpf $(basename "$c")"
 		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 			-I"$GUEST/obj" -c "$c" -o "$o"
+	done
+	# the RUN_TESTS programs of the series, as the selftests build them
+	mkdir -p "$GUEST/root/bpf/selftests"
+	for c in kfunc_implicit_args wq_failures; do
+		say "guest: clang -target bpf selftests/bpf/progs/$c.c"
+		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$GUEST/obj" -I"$sel" \
+			-I"$sel/progs" -c "$sel/progs/$c.c" -o "$GUEST/root/bpf/selftests/$c.bpf.o"
 	done
 	say "guest: static /init loader"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
@@ -149,9 +207,158 @@ step_guest() {
 	stamp_set guest "$KEY_GUEST"
 }
 
+# boot_guest LABEL BZIMAGE INITRD EXTRA_CMDLINE: boot, print the guest's
+# result lines, fail unless it reports "N passed, 0 failed" with N > 0
+boot_guest() {
+	local label=$1 kernel=$2 initrd=$3 extra=$4 log=$KCACHE/$1.log rc=0 summary
+	say "boot($label): qemu-system-x86_64 -accel tcg (timeout ${QEMU_TIMEOUT}s), log in $log"
+	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -m 512 -smp 1 -accel tcg \
+		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 $extra" \
+		< /dev/null > "$log" 2>&1 || rc=$?
+	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
+	[ $rc != 124 ] || die "QEMU timed out after ${QEMU_TIMEOUT}s (see $log)"
+	[ $rc = 0 ] || die "QEMU exited with $rc (see $log)"
+	summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
+	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
+	case "$summary" in
+	*" passed, 0 failed") ;;
+	*) die "guest tests ($label) failed: $summary" ;;
+	esac
+	[ "${summary%% *}" -gt 0 ] || die "no guest test ran ($label)"
+}
+
 step_boot() {
 	step_guest
-	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
+	boot_guest guest "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" ""
+}
+
+# A btf2btf failure must fail the build, with a message, and leave no
+# output behind: run only the vmlinux link and the module's final step
+# with BTF2BTF=false, then put the good vmlinux and .ko back (same
+# mtimes, so make still sees them as up to date).
+step_build_failures() {
+	step_kernel
+	local keep=$KCACHE/keep log rc f
+	rm -rf "$keep"
+	mkdir -p "$keep"
+	cp -p "$OBJ/vmlinux" "$OBJ/System.map" "$TESTMOD/bpf_testmod.ko" "$keep/"
+
+	log=$KCACHE/btf2btf-false-vmlinux.log
+	rm -f "$OBJ/vmlinux"
+	say "build-failure: make vmlinux BTF2BTF=false (log in $log)"
+	rc=0
+	make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF=false vmlinux > "$log" 2>&1 || rc=$?
+	f=$(grep -m1 "BTF: 'false .tmp_vmlinux1' failed" "$log" || true)
+	if [ $rc != 0 ] && [ -n "$f" ] && [ ! -e "$OBJ/vmlinux" ]; then
+		echo "PASS build_vmlinux_btf2btf_failure: make exits $rc, no vmlinux, \"$f\""
+	else
+		cp -p "$keep/vmlinux" "$keep/System.map" "$OBJ/"
+		die "vmlinux link with BTF2BTF=false: exit $rc, message '${f:-none}', vmlinux $( [ -e "$OBJ/vmlinux" ] && echo left || echo removed) (see $log)"
+	fi
+	cp -p "$keep/vmlinux" "$keep/System.map" "$OBJ/"
+
+	log=$KCACHE/btf2btf-false-module.log
+	rm -f "$TESTMOD/bpf_testmod.ko"
+	say "build-failure: make M=bpf_testmod BTF2BTF=false (log in $log)"
+	rc=0
+	make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF=false modules > "$log" 2>&1 || rc=$?
+	f=$(grep -m1 "BTF \[M\]: 'false --btf-base" "$log" || true)
+	local left=no
+	[ ! -e "$TESTMOD/bpf_testmod.ko" ] || left=yes
+	cp -p "$keep/bpf_testmod.ko" "$TESTMOD/"
+	if [ $rc != 0 ] && [ -n "$f" ] && [ $left = no ]; then
+		echo "PASS build_module_btf2btf_failure: make exits $rc, no .ko, \"$f\""
+	else
+		die "module build with BTF2BTF=false: exit $rc, message '${f:-none}', .ko left: $left (see $log)"
+	fi
+	rm -rf "$keep"
+}
+
+# Negative control: the same tree linked with BTF2BTF=true (pahole's BTF
+# left as is) in a copy of the build directory, so only the link steps
+# run; bpf_testmod built against it from a copy of its sources.
+NEG=$KCACHE/negative
+step_negative() {
+	step_guest
+	if stamp_ok negative "$KEY_GUEST" && [ -f "$NEG/initrd.gz" ]; then
+		say "negative: kernel without btf2btf up to date"
+	else
+		local t0=$SECONDS
+		rm -rf "$NEG"
+		mkdir -p "$NEG/testmod"
+		say "negative: copying $OBJ, relinking with BTF2BTF=true"
+		cp -a "$OBJ" "$NEG/build"
+		rm -f "$NEG/build/vmlinux"
+		make -C "$SRC" O="$NEG/build" -j"$JOBS" BTF2BTF=true bzImage
+		cp "$TESTMOD"/Makefile "$TESTMOD"/*.[ch] "$NEG/testmod/"
+		make -C "$NEG/build" M="$NEG/testmod" -j"$JOBS" BTF2BTF=true modules
+		cp -a "$GUEST/root" "$NEG/root"
+		cp "$NEG/testmod/bpf_testmod.ko" "$NEG/root/bpf_testmod.ko"
+		(cd "$NEG/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+			gzip -9 > "$NEG/initrd.gz"
+		# only the boot needs these: keep the cache small
+		cp "$NEG/build/arch/x86/boot/bzImage" "$NEG/bzImage"
+		rm -rf "$NEG/build" "$NEG/root"
+		say "negative: built in $((SECONDS - t0)) s"
+		stamp_set negative "$KEY_GUEST"
+	fi
+	boot_guest negative "$NEG/bzImage" "$NEG/initrd.gz" "btf2btf.negative=1"
+}
+
+# Relocatable module BTF: bpf_testmod built out of tree against this
+# kernel (A) carries .BTF.base (btf2btf --distill-base, as cmd_btf_ko runs
+# it for external modules) and must load into kernel B, the same tree
+# with CONFIG_X86_CPUID=y, which adds types early in the vmlinux BTF and
+# so shifts the type ids after them. B is built incrementally in a copy of
+# A's build directory. The same module built without --distill-base must
+# be refused by B.
+REL=$KCACHE/reloc
+step_reloc() {
+	step_guest
+	if stamp_ok reloc "$KEY_GUEST" && [ -f "$REL/initrd.gz" ]; then
+		say "reloc: kernel B and the module without .BTF.base up to date"
+	else
+		local t0=$SECONDS ida idb
+		rm -rf "$REL"
+		mkdir -p "$REL/testmod-plain"
+		readelf -S "$TESTMOD/bpf_testmod.ko" | grep -q ' \.BTF\.base ' ||
+			die "$TESTMOD/bpf_testmod.ko has no .BTF.base section"
+		# the module without .BTF.base: btf2btf without --distill-base
+		cat > "$REL/btf2btf-no-distill" <<-EOS
+		#!/bin/sh
+		for a; do shift; [ "\$a" = --distill-base ] || set -- "\$@" "\$a"; done
+		exec "$BTF2BTF" "\$@"
+		EOS
+		chmod +x "$REL/btf2btf-no-distill"
+		cp "$TESTMOD"/Makefile "$TESTMOD"/*.[ch] "$REL/testmod-plain/"
+		say "reloc: bpf_testmod without .BTF.base, against kernel A"
+		make -C "$OBJ" M="$REL/testmod-plain" -j"$JOBS" BTF2BTF="$REL/btf2btf-no-distill" modules
+		! readelf -S "$REL/testmod-plain/bpf_testmod.ko" | grep -q ' \.BTF\.base ' ||
+			die "the module built without --distill-base has a .BTF.base section"
+		say "reloc: kernel B = kernel A + CONFIG_X86_CPUID=y, incremental in a copy of $OBJ"
+		cp -a "$OBJ" "$REL/build"
+		echo 'CONFIG_X86_CPUID=y' >> "$REL/build/.config"
+		make -s -C "$SRC" O="$REL/build" olddefconfig >/dev/null
+		grep -qx 'CONFIG_X86_CPUID=y' "$REL/build/.config" || die "CONFIG_X86_CPUID=y did not survive"
+		make -C "$SRC" O="$REL/build" -j"$JOBS" BTF2BTF="$BTF2BTF" bzImage
+		ida=$(bpftool btf dump file "$OBJ/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
+		idb=$(bpftool btf dump file "$REL/build/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
+		[ -n "$ida" ] && [ -n "$idb" ] && [ "$ida" != "$idb" ] ||
+			die "kernel B does not shift vmlinux type ids (struct bpf_prog_aux: A [$ida], B [$idb])"
+		echo "$ida $idb" > "$REL/ids"
+		cp -a "$GUEST/root" "$REL/root"
+		cp "$REL/testmod-plain/bpf_testmod.ko" "$REL/root/bpf_testmod_plain.ko"
+		(cd "$REL/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+			gzip -9 > "$REL/initrd.gz"
+		cp "$REL/build/arch/x86/boot/bzImage" "$REL/bzImage"
+		rm -rf "$REL/build" "$REL/root" "$REL/testmod-plain"
+		say "reloc: built in $((SECONDS - t0)) s"
+		stamp_set reloc "$KEY_GUEST"
+	fi
+	read -r ida idb < "$REL/ids"
+	echo "INFO reloc: struct bpf_prog_aux is [$ida] in kernel A's vmlinux BTF, [$idb] in kernel B's"
+	boot_guest reloc "$REL/bzImage" "$REL/initrd.gz" "btf2btf.reloc=1"
 }
 
 step_check_patches() {
@@ -185,7 +392,18 @@ source) step_source ;;
 config) step_source; step_config ;;
 kernel) step_kernel ;;
 guest) step_guest ;;
-boot|all) t0=$SECONDS; step_boot; say "kernel-test: all guest tests passed ($((SECONDS - t0)) s)" ;;
+boot) step_boot ;;
+build-failures) step_build_failures ;;
+negative) step_negative ;;
+reloc) step_reloc ;;
+all)
+	t0=$SECONDS
+	step_boot
+	step_build_failures
+	step_negative
+	step_reloc
+	say "kernel-test: all guest tests, build-failure checks, the negative control and module BTF relocation passed ($((SECONDS - t0)) s)"
+	;;
 check-patches) step_check_patches ;;
 *) die "unknown step $1" ;;
 esac

@@ -512,7 +512,8 @@ static int emit_headers(struct b2b_elf *e, const struct b2b_elf_edit *edits, siz
 		if (!scn || !gelf_getshdr(scn, &sh))
 			return -EINVAL;
 		for (size_t k = 0; k < nr; k++) {
-			if (edits[k].index == i) {
+			/* index 0 marks an added section, not section 0 */
+			if (edits[k].index && edits[k].index == i) {
 				sh.sh_offset = offs[k];
 				sh.sh_size = edits[k].size;
 			}

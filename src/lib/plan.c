@@ -478,6 +478,12 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 	if (impl) {
 		iproto = type_of(p, impl)->type;
 		ikeep = b2b_first_implicit_arg(btf, iproto);
+		/* like upstream, a real _impl may declare the implicit argument
+		 * with another pointer type (6.12's bpf_wq_set_callback_impl:
+		 * void *aux__ign) */
+		if (ikeep < 0 && btf_vlen(type_of(p, iproto)) > want &&
+		    btf_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
+			ikeep = want;
 		/* an _impl without implicit argument matches one as long */
 		matches = (ikeep < 0 ? btf_vlen(type_of(p, iproto)) == want : ikeep == want) &&
 			  is_proto_prefix(btf, proto, iproto, want);
