@@ -77,7 +77,9 @@ enum btf2btf_feature {
  * an older, shorter struct keeps working), and refuses with -EINVAL a sz
  * smaller than sizeof(size_t) or non-zero bytes past the fields it knows (a
  * caller built against a newer struct asking for something this library
- * cannot do). New fields are only ever appended.
+ * cannot do). New fields are only ever appended, each release's after the
+ * previous release's closing `size_t :0;` (so that they never fall into
+ * padding an older library skips), with a `size_t :0;` of their own.
  */
 struct btf2btf_opts {
 	size_t sz;			/* sizeof(struct btf2btf_opts), for ABI growth */

@@ -105,14 +105,19 @@ static void test_long_opts(void **state)
 	b = NULL;
 	assert_int_equal(btf2btf__open(th_fixture("basic.o"), &big.o, &b), -EINVAL);
 	assert_null(b);
-	/* the padding at the end of the struct we know counts as tail too */
+	/* garbage in the tail padding of the struct we know is padding, not a
+	 * field: compilers leave it (clang does, through BTF2BTF_OPTS too) */
 	big.future[3] = 0;
-	((unsigned char *)&big.o)[sizeof(big.o) - 1] = 0x5a;
-	if (offsetof(struct btf2btf_opts, features) + sizeof(big.o.features) < sizeof(big.o))
-		assert_int_equal(btf2btf__open(th_fixture("basic.o"), &big.o, &b), -EINVAL);
+	memset((char *)&big.o + offsetof(struct btf2btf_opts, distill_base) +
+	       sizeof(big.o.distill_base), 0x5a,
+	       sizeof(big.o) - offsetof(struct btf2btf_opts, distill_base) -
+	       sizeof(big.o.distill_base));
+	b = NULL;
+	assert_int_equal(btf2btf__open(th_fixture("basic.o"), &big.o, &b), 0);
+	btf2btf__close(b);
 }
 
-/* BTF2BTF_OPTS sets sz and zeroes the rest, padding included. */
+/* BTF2BTF_OPTS sets sz and the fields given, the others zero. */
 static void test_opts_macro(void **state)
 {
 	BTF2BTF_OPTS(o, .features = BTF2BTF_FEAT_IMPLICIT_ARGS, .log = th_log_cb);

@@ -49,21 +49,24 @@ void b2b_fault_point(const char *name);
 
 /*
  * Options structs, checked as libbpf's OPTS_VALID does: sz must cover at
- * least sz itself, and bytes past the last field this library knows must be
+ * least sz itself, and bytes past the struct this library knows must be
  * zero (a newer caller asking for something we cannot do). Fields are read
  * only when they lie inside sz (an older caller's shorter struct).
- * TYPE##__last_field names the last field of each options struct.
+ *
+ * "The struct we know" is all of it, its tail padding included: compilers
+ * do not promise to zero padding (clang 14 -O2 leaves garbage in it even
+ * through BTF2BTF_OPTS()), so padding must not be read as a field. That
+ * holds because every release's fields end with `size_t :0;` in the public
+ * header and the next release appends after it: a newer field never lands
+ * in the padding an older library ignores.
  */
-#define btf2btf_opts__last_field distill_base
-
 #ifndef offsetofend
 #define offsetofend(TYPE, FIELD) (offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 #endif
 
 bool b2b_opts_valid(const void *opts, size_t known_sz, size_t user_sz);
 #define B2B_OPTS_VALID(opts, type)						\
-	(!(opts) || b2b_opts_valid(opts, offsetofend(struct type, type##__last_field),	\
-				   (opts)->sz))
+	(!(opts) || b2b_opts_valid(opts, sizeof(struct type), (opts)->sz))
 #define B2B_OPTS_HAS(opts, field)						\
 	((opts) && (opts)->sz >= offsetofend(__typeof__(*(opts)), field))
 #define B2B_OPTS_GET(opts, field, fallback)					\

@@ -52,6 +52,33 @@
 #define TEST_DATA_LEN	64
 
 static int passed, failed;
+static bool libbpf_debug;	/* libbpf's debug messages too (while opening) */
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_debug)
+		return 0;
+	return vfprintf(stdout, fmt, ap);
+}
+
+/* bpf_object__open_file(), with libbpf's reasons printed when it fails */
+static struct bpf_object *open_obj(const char *path)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+
+	if (!obj) {
+		int err = errno;
+
+		libbpf_debug = true;
+		obj = bpf_object__open_file(path, NULL);
+		libbpf_debug = false;
+		if (obj)
+			bpf_object__close(obj);
+		errno = err;
+		return NULL;
+	}
+	return obj;
+}
 static char log_buf[LOG_SZ];
 static char stream_buf[LOG_SZ];
 
@@ -258,6 +285,7 @@ struct spec {
 	bool auxiliary;
 	bool execute;
 	bool other_arch;	/* __arch_* given, x86_64 not among them */
+	int load_mode;		/* __load_if_JITed: 1, __load_if_no_JITed: 2, else 0 */
 	int retval;
 	int log_level;
 	int flags;
@@ -404,6 +432,15 @@ static void parse_spec(const struct btf *btf, const char *prog, struct spec *sp)
 		} else if ((v = has_prefix(s, "test_arch="))) {
 			arch_given = true;
 			arch_x86 |= !strcmp(v, "X86_64");
+		} else if ((v = has_prefix(s, "load_mode="))) {
+			if (!strcmp(v, "jited")) {
+				sp->load_mode = 1;
+			} else if (!strcmp(v, "no_jited")) {
+				sp->load_mode = 2;
+			} else {
+				snprintf(why, why_sz, "bad load_mode '%s'", v);
+				goto out;
+			}
 		} else if ((v = has_prefix(s, "test_expect_stderr="))) {
 			if (!strcmp(v, "...")) {
 				err_next = false;
@@ -422,7 +459,7 @@ static void parse_spec(const struct btf *btf, const char *prog, struct spec *sp)
 			out_next = true;
 		} else {
 			/* __xlated, __jited, *_unpriv, __btf_path, __caps_unpriv,
-			 * __load_if_*, __linear_size: not implemented here
+			 * __linear_size: not implemented here
 			 */
 			snprintf(why, why_sz, "annotation '%s' not supported by this loader", s);
 			goto out;
@@ -481,6 +518,19 @@ static bool check_stream(int fd, int stream, const struct patterns *ps,
 	return match_patterns(stream_buf, ps, why, why_sz);
 }
 
+static bool jit_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
+	int on = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &on) != 1)
+			on = 0;
+		fclose(f);
+	}
+	return on > 0;
+}
+
 static void show_log(void)
 {
 	size_t n = strlen(log_buf);
@@ -505,7 +555,13 @@ static void run_spec(const char *path, const char *oname, struct spec *specs, in
 		printf("SKIP %s: __arch_* does not include x86_64\n", name);
 		return;
 	}
-	obj = bpf_object__open_file(path, NULL);
+	if (sp->load_mode && sp->load_mode != (jit_enabled() ? 1 : 2)) {
+		/* upstream skips it too */
+		printf("SKIP %s: __load_if_%sJITed and the JIT is %s\n", name,
+		       sp->load_mode == 1 ? "" : "no_", jit_enabled() ? "on" : "off");
+		return;
+	}
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open: %s", strerror(errno));
 		return;
@@ -592,7 +648,7 @@ static void run_tests(const char *oname)
 	int i, n = 0;
 
 	obj_path(path, sizeof(path), oname);
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, oname, "open %s: %s", path, strerror(errno));
 		return;
@@ -629,7 +685,7 @@ static struct bpf_object *open_load(const char *oname, char *name)
 	int err;
 
 	obj_path(path, sizeof(path), oname);
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open %s: %s", path, strerror(errno));
 		return NULL;
@@ -837,7 +893,7 @@ static void drive_task_work(const char *prog_name, const char *map_name)
 	}
 	close(pfd[0]);
 	obj_path(path, sizeof(path), "task_work");
-	obj = bpf_object__open_file(path, NULL);
+	obj = open_obj(path);
 	if (!obj) {
 		result(false, name, "open: %s", strerror(errno));
 		goto out;
@@ -1062,6 +1118,7 @@ int main(void)
 	int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(print_libbpf);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
