@@ -23,25 +23,35 @@ static int check_writable(const char *path, const struct b2b_log *log)
 	return 0;
 }
 
+/* size bytes at raw into path, all or nothing (temp file, fsync, rename). */
+static int write_bytes_to(const char *path, mode_t mode, const void *raw, size_t size,
+			  const struct b2b_log *log)
+{
+	struct b2b_out out;
+	int err;
+
+	err = b2b_out_begin(&out, path, mode, log);
+	if (err)
+		return err;
+	err = b2b_out_write(&out, raw, size, log);
+	if (!err)
+		return b2b_out_commit(&out, log);
+	b2b_out_abort(&out);
+	return err;
+}
+
 static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
 {
 	struct b2b_log log = b->log;
-	struct b2b_out out;
 	const void *raw = NULL;
 	size_t size = 0;
 	int err;
 
 	log.path = path;
 	err = btf2btf__raw_btf(b, &raw, &size);
-	if (!err)
-		err = b2b_out_begin(&out, path, mode, &log);
 	if (err)
 		return err;
-	err = b2b_out_write(&out, raw, size, &log);
-	if (!err)
-		return b2b_out_commit(&out, &log);
-	b2b_out_abort(&out);
-	return err;
+	return write_bytes_to(path, mode, raw, size, &log);
 }
 
 int btf2btf__write_raw(struct btf2btf *b, const char *path)
@@ -52,7 +62,6 @@ int btf2btf__write_raw(struct btf2btf *b, const char *path)
 int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 {
 	struct b2b_log log = b->log;
-	struct b2b_out out;
 	const void *raw = NULL;
 	size_t size = 0;
 	int err;
@@ -63,14 +72,7 @@ int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 		return b2b_errno(&log, err, "no distilled base: transform with distill_base first");
 	if (err)
 		return b2b_errno(&log, err, "cannot serialise the distilled base: %s", strerror(-err));
-	err = b2b_out_begin(&out, path, 0644, &log);
-	if (err)
-		return err;
-	err = b2b_out_write(&out, raw, size, &log);
-	if (!err)
-		return b2b_out_commit(&out, &log);
-	b2b_out_abort(&out);
-	return err;
+	return write_bytes_to(path, 0644, raw, size, &log);
 }
 
 /* Someone else replaced the file since we read it: do not overwrite their result. */
