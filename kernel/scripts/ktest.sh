@@ -200,32 +200,15 @@ step_guest() {
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
 		-o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" -lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
-	mkdir -p "$GUEST/root/dev" "$GUEST/root/proc" "$GUEST/root/sys"
 	say "guest: packing initramfs"
-	(cd "$GUEST/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-		gzip -9 > "$GUEST/initrd.gz"
+	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"
 }
 
-# boot_guest LABEL BZIMAGE INITRD EXTRA_CMDLINE: boot, print the guest's
-# result lines, fail unless it reports "N passed, 0 failed" with N > 0
+# boot_guest LABEL BZIMAGE INITRD EXTRA_CMDLINE: qemu_boot with the log in
+# $KCACHE/LABEL.log
 boot_guest() {
-	local label=$1 kernel=$2 initrd=$3 extra=$4 log=$KCACHE/$1.log rc=0 summary
-	say "boot($label): qemu-system-x86_64 -accel tcg (timeout ${QEMU_TIMEOUT}s), log in $log"
-	timeout "$QEMU_TIMEOUT" qemu-system-x86_64 -m 512 -smp 1 -accel tcg \
-		-nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 $extra" \
-		< /dev/null > "$log" 2>&1 || rc=$?
-	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
-	[ $rc != 124 ] || die "QEMU timed out after ${QEMU_TIMEOUT}s (see $log)"
-	[ $rc = 0 ] || die "QEMU exited with $rc (see $log)"
-	summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
-	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
-	case "$summary" in
-	*" passed, 0 failed") ;;
-	*) die "guest tests ($label) failed: $summary" ;;
-	esac
-	[ "${summary%% *}" -gt 0 ] || die "no guest test ran ($label)"
+	qemu_boot "$2" "$3" "$KCACHE/$1.log" "$QEMU_TIMEOUT" "$4" "$1"
 }
 
 step_boot() {
@@ -295,8 +278,7 @@ step_negative() {
 		make -C "$NEG/build" M="$NEG/testmod" -j"$JOBS" BTF2BTF=true modules
 		cp -a "$GUEST/root" "$NEG/root"
 		cp "$NEG/testmod/bpf_testmod.ko" "$NEG/root/bpf_testmod.ko"
-		(cd "$NEG/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-			gzip -9 > "$NEG/initrd.gz"
+		pack_initramfs "$NEG/root" "$NEG/initrd.gz"
 		# only the boot needs these: keep the cache small
 		cp "$NEG/build/arch/x86/boot/bzImage" "$NEG/bzImage"
 		rm -rf "$NEG/build" "$NEG/root"
@@ -349,8 +331,7 @@ step_reloc() {
 		echo "$ida $idb" > "$REL/ids"
 		cp -a "$GUEST/root" "$REL/root"
 		cp "$REL/testmod-plain/bpf_testmod.ko" "$REL/root/bpf_testmod_plain.ko"
-		(cd "$REL/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-			gzip -9 > "$REL/initrd.gz"
+		pack_initramfs "$REL/root" "$REL/initrd.gz"
 		cp "$REL/build/arch/x86/boot/bzImage" "$REL/bzImage"
 		rm -rf "$REL/build" "$REL/root" "$REL/testmod-plain"
 		say "reloc: built in $((SECONDS - t0)) s"

@@ -28,15 +28,16 @@ pack_initramfs() {
 		gzip -9 > "$2"
 }
 
-# qemu_boot BZIMAGE INITRD LOG TIMEOUT: boot under TCG, print the guest's
-# result lines and fail unless the last summary is "N passed, 0 failed", N > 0.
+# qemu_boot BZIMAGE INITRD LOG TIMEOUT [EXTRA_CMDLINE [LABEL]]: boot under TCG,
+# print the guest's result lines and fail unless the last summary is
+# "N passed, 0 failed", N > 0.
 qemu_boot() {
-	local kernel=$1 initrd=$2 log=$3 secs=$4 rc=0 summary
-	say "boot: qemu-system-x86_64 -accel tcg (timeout ${secs}s), log in $log"
+	local kernel=$1 initrd=$2 log=$3 secs=$4 extra=${5:-} label=${6:+ ($6)} rc=0 summary
+	say "boot${6:+($6)}: qemu-system-x86_64 -accel tcg (timeout ${secs}s), log in $log"
 	timeout "$secs" qemu-system-x86_64 -m 512 -smp 1 -accel tcg \
 		-nographic -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4${extra:+ $extra}" \
 		< /dev/null > "$log" 2>&1 || rc=$?
 	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
 	[ $rc != 124 ] || die "QEMU timed out after ${secs}s (see $log)"
@@ -45,9 +46,9 @@ qemu_boot() {
 	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
 	case "$summary" in
 	*" passed, 0 failed") ;;
-	*) die "guest tests failed: $summary" ;;
+	*) die "guest tests$label failed: $summary" ;;
 	esac
-	[ "${summary%% *}" -gt 0 ] || die "no guest test ran"
+	[ "${summary%% *}" -gt 0 ] || die "no guest test ran$label"
 }
 
 # kconfig_merge SRC OBJ FRAGMENT...: tinyconfig + fragments + olddefconfig;
