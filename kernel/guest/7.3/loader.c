@@ -82,11 +82,37 @@ static struct bpf_object *open_obj(const char *path)
 static char log_buf[LOG_SZ];
 static char stream_buf[LOG_SZ];
 
+/*
+ * Upstream tests whose expected output came and went between boots of one
+ * and the same kernel under QEMU TCG. A failure of one of these is printed
+ * as "INFO XFAIL" with its reason and counted apart, never as a pass.
+ */
+static const struct {
+	const char *name, *why;
+} known_flaky[] = {
+	{ "stream/stream_arena_callback_fault",
+	  "the arena fault report from a callback reached BPF stderr in 1 of 3 boots of the "
+	  "same 7.3 kernel under TCG (kernel/README.md)" },
+};
+static int xfailed;
+
+static const char *flaky_reason(const char *name)
+{
+	for (size_t i = 0; i < sizeof(known_flaky) / sizeof(known_flaky[0]); i++)
+		if (!strcmp(known_flaky[i].name, name))
+			return known_flaky[i].why;
+	return NULL;
+}
+
 static void result(bool ok, const char *name, const char *fmt, ...)
 {
+	const char *flaky = ok ? NULL : flaky_reason(name);
 	va_list ap;
 
-	printf("%s %s", ok ? "PASS" : "FAIL", name);
+	if (flaky)
+		printf("INFO XFAIL %s", name);
+	else
+		printf("%s %s", ok ? "PASS" : "FAIL", name);
 	if (fmt && *fmt) {
 		printf(ok ? " (" : ": ");
 		va_start(ap, fmt);
@@ -95,9 +121,13 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 		if (ok)
 			printf(")");
 	}
+	if (flaky)
+		printf(" [known flaky: %s]", flaky);
 	printf("\n");
 	if (ok)
 		passed++;
+	else if (flaky)
+		xfailed++;
 	else
 		failed++;
 }
@@ -1137,6 +1167,8 @@ int main(void)
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
 	check_dmesg();
 
+	if (xfailed)
+		printf("INFO %d known-flaky test(s) failed (INFO XFAIL lines above)\n", xfailed);
 	printf("%d passed, %d failed\n", passed, failed);
 	fflush(stdout);
 	sync();
