@@ -396,7 +396,9 @@ step_check_patches() {
 		git -c user.name=ktest -c user.email=ktest@localhost am -q "${PATCHES[@]/#/$TOP/}"
 	) || die "the series does not apply with git am"
 	for p in "${PATCHES[@]}"; do
-		out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+		# an absolute path: given "kernel/patches/..." checkpatch takes the
+		# patch file itself for a source file under kernel/ and checks it
+		out=$("$PRISTINE/scripts/checkpatch.pl" --strict --no-tree -q "$TOP/$p" 2>&1 || true)
 		printf '%s: %s\n' "$(basename "$p")" "$(printf '%s\n' "$out" | grep '^total:' || echo 'no issues')"
 		printf '%s\n' "$out" | grep -q '^ERROR' && bad=1
 	done
