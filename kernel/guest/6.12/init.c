@@ -388,20 +388,30 @@ static struct bpf_object *load_one(const char *path, const char *prog, int *err)
 	return obj;
 }
 
+/* load_one() for a test that must load: NULL after reporting its FAIL line. */
+static struct bpf_object *load_or_fail(const char *test, const char *path, const char *prog)
+{
+	int err;
+	struct bpf_object *obj = load_one(path, prog, &err);
+
+	if (obj && !err)
+		return obj;
+	if (vlog[0])
+		print_prefixed("INFO", vlog);
+	result(test, false, "load of %s failed: %d", prog, err);
+	bpf_object__close(obj);
+	return NULL;
+}
+
 static void test_retval(const char *test, const char *path, const char *prog, int want)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, topts);
 	struct bpf_object *obj;
 	int err, fd;
 
-	obj = load_one(path, prog, &err);
-	if (!obj || err) {
-		if (vlog[0])
-			print_prefixed("INFO", vlog);
-		result(test, false, "load of %s failed: %d", prog, err);
-		bpf_object__close(obj);
+	obj = load_or_fail(test, path, prog);
+	if (!obj)
 		return;
-	}
 	fd = bpf_program__fd(bpf_object__find_program_by_name(obj, prog));
 	err = bpf_prog_test_run_opts(fd, &topts);
 	if (err)
@@ -502,14 +512,9 @@ static void test_prog_id(const char *test, const char *path, const char *prog)
 	int err, fd;
 	__u32 id;
 
-	obj = load_one(path, prog, &err);
-	if (!obj || err) {
-		if (vlog[0])
-			print_prefixed("INFO", vlog);
-		result(test, false, "load of %s failed: %d", prog, err);
-		bpf_object__close(obj);
+	obj = load_or_fail(test, path, prog);
+	if (!obj)
 		return;
-	}
 	fd = bpf_program__fd(bpf_object__find_program_by_name(obj, prog));
 	id = prog_id_of(fd);
 	err = bpf_prog_test_run_opts(fd, &topts);
