@@ -123,7 +123,7 @@ static int collect_sets(struct b2b_elf *e, const struct b2b_section *sec,
 			return -ENOMEM;
 		set = &ids->sets[ids->nr_sets];
 		memset(set, 0, sizeof(*set));
-		set->name = strdup(name + strlen(B2B_SET8_PREFIX));
+		set->name = b2b_arena_strdup(&ids->names, name + strlen(B2B_SET8_PREFIX));
 		if (!set->name)
 			return -ENOMEM;
 		ids->nr_sets++;
@@ -216,11 +216,9 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 		ent.set = s;
 		ent.off = off;
 		ent.flags = b2b_elf_word(e, (const char *)sec->data + off + 4);
-		ent.name = strdup(fname);
-		if (!ent.name || add_entry(ids, &cap, &ent)) {
-			free(ent.name);
+		ent.name = b2b_arena_strdup(&ids->names, fname);
+		if (!ent.name || add_entry(ids, &cap, &ent))
 			return -ENOMEM;
-		}
 	}
 	if (ids->nr_entries)
 		qsort(ids->entries, ids->nr_entries, sizeof(*ids->entries), cmp_entry);
@@ -266,10 +264,7 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 
 void b2b_btf_ids_free(struct b2b_btf_ids *ids)
 {
-	for (size_t i = 0; i < ids->nr_sets; i++)
-		free(ids->sets[i].name);
-	for (size_t i = 0; i < ids->nr_entries; i++)
-		free(ids->entries[i].name);
+	b2b_arena_free(&ids->names);
 	free(ids->sets);
 	free(ids->entries);
 	memset(ids, 0, sizeof(*ids));

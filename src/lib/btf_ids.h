@@ -3,6 +3,7 @@
 #ifndef BTF2BTF_BTF_IDS_H
 #define BTF2BTF_BTF_IDS_H
 
+#include "arena.h"
 #include "elf_file.h"
 
 #define B2B_SET8_PREFIX "__BTF_ID__set8__"
@@ -19,9 +20,9 @@ struct b2b_set8 {
 
 /* One (id, flags) pair of a set8 as we could attribute it to a function. */
 struct b2b_set8_entry {
-	uint32_t set;		/* index in b2b_btf_ids.sets */
 	char *name;		/* unresolved object: from the entry's symbol */
 	uint64_t off;		/* of the pair, in .BTF_ids */
+	uint32_t set;		/* index in b2b_btf_ids.sets */
 	uint32_t id;		/* resolved object: the id the pair holds */
 	uint32_t flags;
 };
@@ -31,6 +32,7 @@ struct b2b_btf_ids {
 	size_t nr_sets;
 	struct b2b_set8_entry *entries;
 	size_t nr_entries;
+	struct b2b_arena names;	/* of the sets and entries */
 };
 
 /* Parse .BTF_ids and the symbol table; a missing section is not an error. */

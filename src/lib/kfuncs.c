@@ -12,6 +12,7 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +105,7 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 	struct b2b_name_slot *slot;
 	struct b2b_name_want *w;
 
-	if (!len)
+	if (!len || len > UINT32_MAX)
 		return 0;
 	if (2 * (idx->nr + 1) > idx->mask + 1 &&
 	    grow_slots(idx, idx->mask ? 2 * (idx->mask + 1) : 64))
@@ -116,7 +117,7 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 		return -ENOMEM;
 	w = &idx->want[idx->nr];
 	memset(w, 0, sizeof(*w));
-	w->name = strdup(name);
+	w->name = b2b_arena_strndup(&idx->arena, name, len);
 	if (!w->name)
 		return -ENOMEM;
 	w->len = len;
@@ -160,8 +161,7 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 
 void b2b_name_index_free(struct b2b_name_index *idx)
 {
-	for (size_t i = 0; i < idx->nr; i++)
-		free((char *)idx->want[i].name);
+	b2b_arena_free(&idx->arena);
 	free(idx->want);
 	free(idx->slots);
 	memset(idx, 0, sizeof(*idx));
@@ -346,8 +346,13 @@ static int cmp_item(const void *a, const void *b)
 	return x->btf_id < y->btf_id ? -1 : x->btf_id > y->btf_id;
 }
 
-/* "a,b": the distinct set8 names listing each record, in set order. */
-static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec)
+/*
+ * "a,b": the distinct set8 names listing each record, in set order, in
+ * out->strs (NULL: listed by none). Two passes over the entries, sorted by
+ * set so that a repeat is adjacent: the lengths, then the strings.
+ */
+static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
+			struct b2b_kfuncs *out)
 {
 	char **lists = calloc(b->nr ? b->nr : 1, sizeof(*lists));
 	size_t *lens = calloc(b->nr ? b->nr : 1, sizeof(*lens));
@@ -355,33 +360,38 @@ static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const 
 
 	if (!lists || !lens || !last)
 		goto fail;
-	for (size_t i = 0; i < ids->nr_entries; i++) {
-		__u32 r = ent_rec[i];
-		const char *name;
-		size_t len;
-		char *n;
+	for (int pass = 0; pass < 2; pass++) {
+		memset(last, 0, (b->nr ? b->nr : 1) * sizeof(*last));
+		for (size_t i = 0; i < ids->nr_entries; i++) {
+			__u32 r = ent_rec[i];
+			const char *name;
+			size_t len;
 
-		if (!r || last[r - 1] == ids->entries[i].set + 1)
-			continue;	/* entries are sorted by set: a repeat is adjacent */
-		last[r - 1] = ids->entries[i].set + 1;
-		name = ids->sets[ids->entries[i].set].name;
-		len = strlen(name);
-		n = realloc(lists[r - 1], lens[r - 1] + len + 2);
-		if (!n)
-			goto fail;
-		if (lens[r - 1])
-			n[lens[r - 1]++] = ',';
-		memcpy(n + lens[r - 1], name, len + 1);
-		lens[r - 1] += len;
-		lists[r - 1] = n;
+			if (!r || last[r - 1] == ids->entries[i].set + 1)
+				continue;
+			last[r - 1] = ids->entries[i].set + 1;
+			name = ids->sets[ids->entries[i].set].name;
+			len = strlen(name);
+			if (!pass) {
+				lens[r - 1] += len + 1;	/* the comma, or the NUL */
+				continue;
+			}
+			if (!lists[r - 1]) {
+				lists[r - 1] = b2b_arena_alloc(&out->strs, lens[r - 1]);
+				if (!lists[r - 1])
+					goto fail;
+				lens[r - 1] = 0;
+			} else {
+				lists[r - 1][lens[r - 1]++] = ',';
+			}
+			memcpy(lists[r - 1] + lens[r - 1], name, len + 1);
+			lens[r - 1] += len;
+		}
 	}
 	free(lens);
 	free(last);
 	return lists;
 fail:
-	if (lists)
-		for (size_t i = 0; i < b->nr; i++)
-			free(lists[i]);
 	free(lists);
 	free(lens);
 	free(last);
@@ -391,7 +401,7 @@ fail:
 static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
 		       struct b2b_kfuncs *out)
 {
-	char **lists = set_lists(b, ids, ent_rec);
+	char **lists = set_lists(b, ids, ent_rec, out);
 
 	if (!lists)
 		return -ENOMEM;
@@ -403,11 +413,8 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		const struct btf_type *t = btf__type_by_id(b->btf, r->id);
 		struct btf2btf_kfunc *k;
 
-		if (!r->found_by) {
-			free(lists[i]);
-			lists[i] = NULL;
+		if (!r->found_by)
 			continue;
-		}
 		k = &out->items[out->nr++];
 		k->btf_id = r->id;
 		k->flags = r->flags;
@@ -416,18 +423,15 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
 		/* own the strings: b->btf is replaced when the result is parsed */
-		k->name = strdup(btf__name_by_offset(b->btf, t->name_off));
-		k->sets = lists[i] ? lists[i] : strdup("");
-		lists[i] = NULL;
-		if (!k->name || !k->sets)
+		k->name = b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
+		k->sets = lists[i] ? lists[i] : "";
+		if (!k->name)
 			goto fail;
 	}
 	free(lists);
 	qsort(out->items, out->nr, sizeof(*out->items), cmp_item);
 	return 0;
 fail:
-	for (size_t i = 0; i < b->nr; i++)
-		free(lists[i]);
 	free(lists);
 	return -ENOMEM;
 }
@@ -506,11 +510,7 @@ struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
 
 void b2b_kfuncs_free(struct b2b_kfuncs *k)
 {
-	for (size_t i = 0; i < k->nr; i++) {
-		free((char *)k->items[i].name);
-		free((char *)k->items[i].sets);
-		free((char *)k->items[i].impl_name);
-	}
+	b2b_arena_free(&k->strs);
 	free(k->items);
 	free(k->entry_func);
 	memset(k, 0, sizeof(*k));

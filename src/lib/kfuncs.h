@@ -3,6 +3,7 @@
 #ifndef BTF2BTF_KFUNCS_H
 #define BTF2BTF_KFUNCS_H
 
+#include "arena.h"
 #include "btf_ids.h"
 
 struct btf;
@@ -15,8 +16,8 @@ struct btf;
  * type), and most of the names are never asked for.
  */
 struct b2b_name_want {
-	const char *name;	/* owned */
-	size_t len;
+	const char *name;	/* in the index's arena */
+	__u32 len;
 	__u32 hash;
 	__u32 func_id;		/* lowest FUNC of that name, 0: none */
 	__u32 any_id;		/* lowest type of any kind */
@@ -33,6 +34,7 @@ struct b2b_name_index {
 	struct b2b_name_slot *slots;	/* open addressing, linear probing */
 	size_t mask;
 	__u64 filter[64];	/* bit first byte % 64 of word length % 64 */
+	struct b2b_arena arena;	/* the names */
 };
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
@@ -45,6 +47,7 @@ struct b2b_kfuncs {
 	struct btf2btf_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
 	__u32 *entry_func;		/* per .BTF_ids entry: its FUNC in the split part, 0 */
+	struct b2b_arena strs;		/* the items' name, sets and impl_name */
 };
 
 /* Room for nr names without growing (idx zeroed before the first call). */

@@ -450,7 +450,7 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 			kf->name, strlen(kf->name), BTF2BTF_IMPL_SUFFIX, BTF2BTF_KSYM_NAME_LEN);
 		return;
 	}
-	kf->impl_name = strdup(impl_name);
+	kf->impl_name = b2b_arena_strdup(&p->k->strs, impl_name);
 	if (!kf->impl_name) {
 		p->err = -ENOMEM;
 		return;
