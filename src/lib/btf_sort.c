@@ -13,40 +13,50 @@
 
 /* 16 bytes: the radix passes move these around four times */
 struct sort_key {
-	__u64 prefix;		/* first 8 bytes of the name, big-endian, 0-padded */
+	__u64 prefix;		/* 8 bytes of the name from the current depth, big-endian, 0-padded */
 	__u32 id;
 	__u32 short_name;	/* the name ends within the prefix */
 };
+
+struct sorter {
+	const struct b2b_raw *r;
+	struct sort_key *tmp;	/* as many as the keys */
+	__u32 *count;		/* 65536 */
+	size_t depth;		/* bytes of the names already sorted on */
+};
+
+/* Below this many keys of one prefix, qsort() beats four 65536-bucket passes. */
+#define RADIX_MIN 2048
+
+static void set_prefix(struct sort_key *k, const char *name)
+{
+	int j;
+
+	k->prefix = 0;
+	for (j = 0; j < 8 && name[j]; j++)
+		k->prefix |= (__u64)(unsigned char)name[j] << (56 - 8 * j);
+	k->short_name = j < 8;
+}
 
 /* Keys of one prefix, names longer than it: by the rest of the name, then id. */
 static int cmp_long_names(const void *pa, const void *pb, void *ctx)
 {
 	const struct sort_key *a = pa, *b = pb;
-	const struct b2b_raw *r = ctx;
-	int c = strcmp(b2b_raw_name(r, b2b_raw_type(r, a->id)) + 8,
-		       b2b_raw_name(r, b2b_raw_type(r, b->id)) + 8);
+	const struct sorter *s = ctx;
+	int c = strcmp(b2b_raw_name(s->r, b2b_raw_type(s->r, a->id)) + s->depth,
+		       b2b_raw_name(s->r, b2b_raw_type(s->r, b->id)) + s->depth);
 
 	if (c)
 		return c;
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/*
- * keys[] (in id order) sorted by prefix with a stable LSD radix sort, 16
- * bits a pass, then runs of one prefix among names longer than it by
- * strcmp: qsort() with strcmp over a vmlinux (130,000 names, many sharing
- * "bpf_" or "__x64_sys") cost more than reading and writing the BTF.
- */
-static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
+/* Stable LSD radix sort of keys[0..nr) by prefix, 16 bits a pass. */
+static void radix_by_prefix(struct sorter *s, struct sort_key *keys, __u32 nr)
 {
-	struct sort_key *tmp = b2b_malloc((size_t)nr * sizeof(*tmp)), *src = keys, *dst = tmp, *sw;
-	__u32 *count = b2b_malloc(65536 * sizeof(*count));
+	struct sort_key *src = keys, *dst = s->tmp, *sw;
+	__u32 *count = s->count;
 
-	if (!tmp || !count) {
-		free(tmp);
-		free(count);
-		return -ENOMEM;
-	}
 	for (int shift = 0; shift < 64; shift += 16) {
 		__u32 sum = 0;
 
@@ -69,15 +79,57 @@ static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
 	}
 	if (src != keys)
 		memcpy(keys, src, (size_t)nr * sizeof(*keys));
+}
+
+/*
+ * keys[0..nr), in id order and sharing their first s->depth name bytes,
+ * sorted by name then id: by the next 8 bytes with the radix sort, then
+ * each run of one 8-byte prefix among longer names the same way, 8 bytes
+ * deeper (qsort() with strcmp once a run is small). qsort() with strcmp
+ * over a vmlinux (130,000 names, many sharing "bpf_" or "__x64_sys") cost
+ * more than reading and writing the BTF; at 100,000 kfuncs sharing
+ * "bpf_synth_kfunc_", sorting the runs of one prefix by qsort() did too.
+ */
+static void sort_by_name(struct sorter *s, struct sort_key *keys, __u32 nr)
+{
+	radix_by_prefix(s, keys, nr);
 	for (__u32 i = 0, j; i < nr; i = j) {
 		for (j = i + 1; j < nr && keys[j].prefix == keys[i].prefix; j++)
 			;
 		/* short names equal in full stay in id order (the radix sort is stable) */
-		if (j - i > 1 && !keys[i].short_name)
-			qsort_r(keys + i, j - i, sizeof(*keys), cmp_long_names, (void *)r);
+		if (j - i < 2 || keys[i].short_name)
+			continue;
+		s->depth += 8;
+		if (j - i < RADIX_MIN) {
+			qsort_r(keys + i, j - i, sizeof(*keys), cmp_long_names, s);
+		} else {
+			/* the run is in id order: the radix sort is stable */
+			for (__u32 k = i; k < j; k++)
+				set_prefix(&keys[k], b2b_raw_name(s->r, b2b_raw_type(s->r, keys[k].id)) +
+						     s->depth);
+			sort_by_name(s, keys + i, j - i);
+		}
+		s->depth -= 8;
 	}
-	free(tmp);
-	free(count);
+}
+
+/* keys[] (in id order) by name, anonymous first, ties by id. */
+static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
+{
+	struct sorter s = {
+		.r = r,
+		.tmp = b2b_malloc((size_t)nr * sizeof(*s.tmp)),
+		.count = b2b_malloc(65536 * sizeof(*s.count)),
+	};
+
+	if (!s.tmp || !s.count) {
+		free(s.tmp);
+		free(s.count);
+		return -ENOMEM;
+	}
+	sort_by_name(&s, keys, nr);
+	free(s.tmp);
+	free(s.count);
 	return 0;
 }
 
@@ -111,15 +163,8 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		goto out;
 	}
 	for (__u32 i = 0; i < r.nr; i++) {
-		const char *name = b2b_raw_name(&r, b2b_raw_type(&r, r.start_id + i));
-		struct sort_key *k = &keys[i];
-		int j;
-
-		k->id = r.start_id + i;
-		k->prefix = 0;
-		for (j = 0; j < 8 && name[j]; j++)
-			k->prefix |= (__u64)(unsigned char)name[j] << (56 - 8 * j);
-		k->short_name = j < 8;
+		keys[i].id = r.start_id + i;
+		set_prefix(&keys[i], b2b_raw_name(&r, b2b_raw_type(&r, r.start_id + i)));
 	}
 	err = sort_keys(keys, r.nr, &r);
 	if (err)
