@@ -221,6 +221,47 @@ static void test_sort_order_and_refs(void **state)
 	btf__free(in);
 }
 
+/*
+ * Runs of one 8-byte prefix longer than the radix sort's cut-over (2048):
+ * 6,000 names sharing 16 and 24 bytes, in a scrambled order, equal names
+ * among them, and names ending on a chunk boundary (a prefix of longer
+ * ones): the sort recurses 8 bytes at a time and must still give strcmp
+ * order with ties in id order.
+ */
+static void test_sort_long_shared_prefixes(void **state)
+{
+	struct btf *in = btf__new_empty(), *out;
+	struct b2b_pass_out o;
+	size_t size;
+	const void *raw;
+	int i_int;
+
+	(void)state;
+	i_int = btf__add_int(in, "int", 4, BTF_INT_SIGNED);
+	for (int i = 0; i < 6000; i++) {
+		unsigned int k = (i * 7919u) % 6000;	/* scrambled, every k once */
+		char name[64];
+
+		if (k % 5 == 0)
+			snprintf(name, sizeof(name), "bpf_synth_kfunc_");	/* 16 bytes: a boundary */
+		else if (k % 3 == 0)
+			snprintf(name, sizeof(name), "bpf_synth_kfunc_common_%u", k % 7);
+		else
+			snprintf(name, sizeof(name), "bpf_synth_kfunc_%05u", k);
+		assert_true(btf__add_typedef(in, name, i_int) > 0);
+	}
+	raw = raw_of(in, &size);
+	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
+	assert_non_null(o.data);
+	out = parse_raw(o.data, o.size, NULL);
+	assert_int_equal(btf__type_cnt(out), btf__type_cnt(in));
+	assert_sorted(out, o.map, o.nr_map);
+	assert_same_types(in, out);
+	btf__free(out);
+	b2b_pass_out_free(&o);
+	btf__free(in);
+}
+
 static void test_sort_split_only_split_part(void **state)
 {
 	const char *base = th_fixture("split.o");
@@ -1059,6 +1100,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_order_and_refs),
+		cmocka_unit_test(test_sort_long_shared_prefixes),
 		cmocka_unit_test(test_sort_split_only_split_part),
 		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
 		cmocka_unit_test(test_sort_big_endian),
