@@ -98,7 +98,7 @@ int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr)
 	return b2b_grow((void **)&idx->want, &idx->cap, nr, sizeof(*idx->want));
 }
 
-int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
+int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow)
 {
 	size_t len = strlen(name);
 	__u32 hash = hash_str(name, len);
@@ -117,7 +117,7 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name)
 		return -ENOMEM;
 	w = &idx->want[idx->nr];
 	memset(w, 0, sizeof(*w));
-	w->name = b2b_arena_strndup(&idx->arena, name, len);
+	w->name = borrow ? name : b2b_arena_strndup(&idx->arena, name, len);
 	if (!w->name)
 		return -ENOMEM;
 	w->len = len;
@@ -303,6 +303,7 @@ struct rec {
 	__u32 id;
 	__u32 flags;
 	unsigned int found_by;
+	const char *name;	/* a set8 entry's (lives with the handle), or NULL */
 };
 
 struct builder {
@@ -423,7 +424,8 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
 		/* own the strings: b->btf is replaced when the result is parsed */
-		k->name = b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
+		k->name = r->name ? r->name
+				  : b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
 		k->sets = lists[i] ? lists[i] : "";
 		if (!k->name)
 			goto fail;
@@ -477,6 +479,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		if (!r)
 			goto out;
 		ent_rec[i] = b.rec_of[id - b.start];
+		if (ent->name)
+			r->name = ent->name;
 		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc */
 		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS) {
 			r->flags |= ent->flags;

@@ -16,7 +16,7 @@ struct btf;
  * type), and most of the names are never asked for.
  */
 struct b2b_name_want {
-	const char *name;	/* in the index's arena */
+	const char *name;	/* in the index's arena, or borrowed */
 	__u32 len;
 	__u32 hash;
 	__u32 func_id;		/* lowest FUNC of that name, 0: none */
@@ -47,13 +47,16 @@ struct b2b_kfuncs {
 	struct btf2btf_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
 	__u32 *entry_func;		/* per .BTF_ids entry: its FUNC in the split part, 0 */
-	struct b2b_arena strs;		/* the items' name, sets and impl_name */
+	/* the items' name, sets and impl_name; a name may be a set8
+	 * entry's instead (b2b_btf_ids.names: the handle keeps both) */
+	struct b2b_arena strs;
 };
 
 /* Room for nr names without growing (idx zeroed before the first call). */
 int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
-/* Register a name to look up (idx zeroed before the first call). */
-int b2b_name_index_want(struct b2b_name_index *idx, const char *name);
+/* Register a name to look up (idx zeroed before the first call); borrow:
+ * name outlives idx (a set8 entry's), no copy is made. */
+int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
 void b2b_name_index_free(struct b2b_name_index *idx);

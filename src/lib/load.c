@@ -93,8 +93,9 @@ static int load_btf_file(const char *path, struct btf *base, const char *what,
  * X_impl of a KF_IMPLICIT_ARGS X (the plan looks for a legacy one), X of an
  * X_impl (the plan checks X_impl is not flagged too). Kfuncs found by decl
  * tag alone are found by id, and without a set8 flag they are never transformed.
+ * stable: name lives as long as the handle, the index keeps it uncopied.
  */
-static int want_entry_names(struct btf2btf *b, const char *name, bool implicit)
+static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bool implicit)
 {
 	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
 	const char *names[3] = { name, NULL, NULL };
@@ -107,9 +108,9 @@ static int want_entry_names(struct btf2btf *b, const char *name, bool implicit)
 	for (int i = 0; i < 3 && !err; i++) {
 		if (!names[i])
 			continue;
-		err = b2b_name_index_want(&b->names, names[i]);
+		err = b2b_name_index_want(&b->names, names[i], stable && !i);
 		if (!err && b->base)
-			err = b2b_name_index_want(&b->base_names, names[i]);
+			err = b2b_name_index_want(&b->base_names, names[i], stable && !i);
 	}
 	return err;
 }
@@ -139,7 +140,10 @@ static int index_names(struct btf2btf *b)
 		const char *name = ent->name ? ent->name : func_name(b, ent->id);
 
 		if (name)
-			err = want_entry_names(b, name, ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
+			/* an entry's own name lives as long as the handle; a
+			 * FUNC's name goes with b->btf, replaced by the transform */
+			err = want_entry_names(b, name, name == ent->name,
+					       ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
 	}
 	if (err)
 		return err;
