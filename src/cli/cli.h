@@ -32,6 +32,10 @@ void cli_error(const char *fmt, ...);
 int cli_fail(const char *path, int err);
 /* Open with the command-line options; 0, or 1 after printing the error. */
 int cli_open(const char *path, struct btf2btf **b);
+/* "plain", "pending", "transformed", "legacy", "already_transformed" */
+const char *cli_state_str(enum btf2btf_kfunc_state s);
+/* -vv: the plan of every kfunc of b, one debug line each. */
+void cli_log_plan(const struct btf2btf *b, const char *path);
 
 void cli_print_summary(const struct btf2btf *b);
 /* --dump of b: 0, or the negative errno of an error already printed. */

@@ -32,7 +32,10 @@ int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf
 		     .features = o->features);
 	int err = btf2btf__open(path, &opts, b);
 
-	return err ? cli_fail(path, err) : 0;
+	if (err)
+		return cli_fail(path, err);
+	cli_log_plan(*b, path);
+	return 0;
 }
 
 char *inspect_flags_str(uint32_t flags)
@@ -133,18 +136,6 @@ struct krow {
 	char *bpf_proto;	/* the prototype BPF programs see */
 };
 
-static const char *lib_state(enum btf2btf_kfunc_state s)
-{
-	switch (s) {
-	case BTF2BTF_KFUNC_PLAIN: return "plain";
-	case BTF2BTF_KFUNC_PENDING: return "pending";
-	case BTF2BTF_KFUNC_TRANSFORMED: return "transformed";
-	case BTF2BTF_KFUNC_LEGACY: return "legacy";
-	case BTF2BTF_KFUNC_ALREADY: return "already_transformed";
-	}
-	return "?";
-}
-
 /* A row of the plan: the library decided everything, this only formats it. */
 static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 {
@@ -157,8 +148,8 @@ static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 	r->type_id = t ? t->type : 0;
 	r->implicit = k->impl_name != NULL;
 	r->flags = inspect_flags_str(k->flags);
-	r->state = lib_state(k->state);
-	r->planned = lib_state(k->planned);
+	r->state = cli_state_str(k->state);
+	r->planned = cli_state_str(k->planned);
 	/* the kernel prototype is _impl's once the kfunc has been reduced */
 	r->proto = cproto_func(btf, k->orig_proto_id, impl_proto ? k->impl_name : k->name, -1);
 	/* before the transform, what it will make of the kfunc */

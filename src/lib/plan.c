@@ -587,39 +587,6 @@ static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 		kf->actions |= BTF2BTF_ACT_ARENA_ARGS;
 }
 
-static const char *state_str(enum btf2btf_kfunc_state s)
-{
-	static const char *const names[] = { "plain", "pending", "transformed", "legacy",
-					     "already_transformed" };
-
-	return (unsigned int)s < ARRAY_SIZE(names) ? names[s] : "?";
-}
-
-static void log_plan(const struct planner *p, const struct btf2btf_kfunc *kf)
-{
-	static const char *const acts[] = { "add _impl", "use legacy _impl", "reduce proto",
-					    "move dropped params' tags", "add bpf_kfunc tag",
-					    "add bpf_fastcall tag", "arena return", "arena args" };
-	char buf[512];
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (unsigned int i = 0; i < ARRAY_SIZE(acts) && len < sizeof(buf); i++) {
-		if (!(kf->actions & (1U << i)))
-			continue;
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", acts[i]);
-		if ((1U << i) == BTF2BTF_ACT_REDUCE_PROTO && len < sizeof(buf))
-			len += snprintf(buf + len, sizeof(buf) - len, " to %u params",
-					kf->reduced_params);
-		if ((1U << i) == BTF2BTF_ACT_ARENA_ARGS && len < sizeof(buf))
-			len += snprintf(buf + len, sizeof(buf) - len, " 0x%llx",
-					(unsigned long long)kf->arena_args);
-	}
-	b2b_debug(p->in->log, "plan: kfunc %s [%u]: %s -> %s: %s%s", kf->name, kf->btf_id,
-		  state_str(kf->state), state_str(kf->planned), len ? buf : "nothing to do",
-		  kf->problems ? " (see its problems)" : "");
-}
-
 static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	unsigned int feat = p->plan->features;
@@ -657,8 +624,6 @@ int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct
 	plan_entries(&p);
 	for (size_t i = 0; i < k->nr && !p.err; i++)
 		plan_kfunc(&p, &k->items[i]);
-	for (size_t i = 0; i < k->nr && !p.err; i++)
-		log_plan(&p, &k->items[i]);
 	if (p.err) {
 		b2b_plan_free(plan);
 		return b2b_errno(in->log, p.err, "out of memory");
