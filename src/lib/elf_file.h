@@ -32,6 +32,10 @@ struct b2b_symtab {
 	Elf_Data *data;
 	size_t count;
 	size_t strndx;
+	/* the string table when libelf holds it in one piece ending in a NUL
+	 * (names read in place), else NULL (elf_strptr) */
+	const char *strs;
+	size_t strs_size;
 };
 
 /*
