@@ -157,7 +157,14 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 			   const struct b2b_log *log)
 {
 	char fname[BTF2BTF_KSYM_NAME_LEN];
-	size_t cap = 0;
+	size_t cap = 0, pairs = 0;
+
+	/* one entry per pair at most (two symbols on one pair are refused
+	 * below): room for all of them at once, not grown by doubling */
+	for (size_t s = 0; s < ids->nr_sets; s++)
+		pairs += ids->sets[s].nr;
+	if (pairs && b2b_grow((void **)&ids->entries, &cap, pairs, sizeof(*ids->entries)))
+		return -ENOMEM;
 
 	/* resolved sets: pairs by the ids they hold */
 	for (size_t s = 0; s < ids->nr_sets; s++) {

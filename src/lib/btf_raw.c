@@ -54,6 +54,12 @@ int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct 
 	r->base = base;
 	r->start_id = base ? btf__type_cnt(base) : 1;
 	r->base_str_len = base ? (__u32)b2b_btf_str_end(base) : 0;
+	/* room for the most types type_len can hold (12 bytes the smallest):
+	 * one allocation, of which only what is used gets touched */
+	cap = r->hdr.type_len / sizeof(struct btf_type) + 1;
+	r->offs = b2b_malloc((size_t)cap * sizeof(*r->offs));
+	if (!r->offs)
+		return -ENOMEM;
 	while (off < r->hdr.type_len) {
 		const struct btf_type *t = (const struct btf_type *)(r->types + off);
 		__u32 words;
@@ -63,17 +69,8 @@ int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct 
 		words = b2b_type_words(t);
 		if (!words || (__u64)words * 4 > r->hdr.type_len - off)
 			goto bad;
-		if (r->nr == cap) {
-			__u32 *p;
-
-			cap = cap ? cap * 2 : 1024;
-			p = b2b_realloc(r->offs, (size_t)cap * sizeof(*p));
-			if (!p) {
-				b2b_raw_free(r);
-				return -ENOMEM;
-			}
-			r->offs = p;
-		}
+		if (r->nr == cap)	/* every type is 12 bytes at least */
+			goto bad;
 		r->offs[r->nr++] = off;
 		off += words * 4;
 	}

@@ -449,6 +449,9 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 	memset(out, 0, sizeof(*out));
 	b.rec_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.rec_of));
+	/* a record per kfunc tag and per entry at most: one allocation */
+	if (b2b_grow((void **)&b.recs, &b.cap, tags->nr + ids->nr_entries + 1, sizeof(*b.recs)))
+		goto out;
 	ent_rec = calloc(ids->nr_entries + 1, sizeof(*ent_rec));
 	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
 	if (!b.rec_of || !ent_rec || !out->entry_func)
