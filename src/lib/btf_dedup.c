@@ -245,7 +245,7 @@ static void dedup_free(struct dedup *d)
 /* 0 done, 1 fall back to the full dedup, < 0 error. */
 static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 {
-	__u32 start = d->r.start_id, nr_table = 0, *compact, next, pos = 0;
+	__u32 start = d->r.start_id, nr_table = 0, *compact, next, pos = 0, need_types = 0;
 	size_t need;
 	char *types;
 	bool changed = false;
@@ -294,11 +294,16 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 
 	/* compaction: old ids stay, the new types kept are renumbered in order;
 	 * a dropped type's equal is always a kept one (only those are in the table) */
+	/* the result laid out once, in place: the kept types' size first */
+	for (__u32 id = start; id < d->cnt; id++)
+		if (d->map[id] == id)
+			need_types += b2b_type_words(b2b_raw_type(&d->r, id)) * 4;
 	compact = b2b_malloc((size_t)d->cnt * sizeof(*compact));
-	types = b2b_malloc(d->r.hdr.type_len);
-	if (!compact || !types) {
+	types = compact ? b2b_raw_alloc(need_types, d->r.strs, d->r.hdr.str_len, &out->data,
+					&out->size)
+			: NULL;
+	if (!types) {
 		free(compact);
-		free(types);
 		return -ENOMEM;
 	}
 	next = d->first_new;
@@ -320,10 +325,6 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	}
 	free(d->map);
 	d->map = compact;
-	err = b2b_raw_build(types, pos, d->r.strs, d->r.hdr.str_len, &out->data, &out->size);
-	free(types);
-	if (err)
-		return err;
 	out->map = d->map;
 	out->nr_map = d->cnt;
 	d->map = NULL;
