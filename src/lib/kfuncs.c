@@ -340,13 +340,6 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 	return ent->id >= b->start && t && btf_is_func(t) ? ent->id : 0;
 }
 
-static int cmp_item(const void *a, const void *b)
-{
-	const struct btf2btf_kfunc *x = a, *y = b;
-
-	return x->btf_id < y->btf_id ? -1 : x->btf_id > y->btf_id;
-}
-
 /*
  * "a,b": the distinct set8 names listing each record, in set order, in
  * out->strs (NULL: listed by none). Two passes over the entries, sorted by
@@ -409,13 +402,17 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 	out->items = calloc(b->nr ? b->nr : 1, sizeof(*out->items));
 	if (!out->items)
 		goto fail;
-	for (size_t i = 0; i < b->nr; i++) {
-		const struct rec *r = &b->recs[i];
-		const struct btf_type *t = btf__type_by_id(b->btf, r->id);
+	/* in id order, as the table is kept: the records by the type they are
+	 * of, not in the order they were met (no sort of 80-byte items) */
+	for (__u32 id = b->start; id < btf__type_cnt(b->btf); id++) {
+		__u32 ri = b->rec_of[id - b->start];	/* record index + 1 */
+		const struct rec *r = ri ? &b->recs[ri - 1] : NULL;
+		const struct btf_type *t;
 		struct btf2btf_kfunc *k;
 
-		if (!r->found_by)
+		if (!r || !r->found_by)
 			continue;
+		t = btf__type_by_id(b->btf, r->id);
 		k = &out->items[out->nr++];
 		k->btf_id = r->id;
 		k->flags = r->flags;
@@ -426,12 +423,11 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		/* own the strings: b->btf is replaced when the result is parsed */
 		k->name = r->name ? r->name
 				  : b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
-		k->sets = lists[i] ? lists[i] : "";
+		k->sets = lists[ri - 1] ? lists[ri - 1] : "";
 		if (!k->name)
 			goto fail;
 	}
 	free(lists);
-	qsort(out->items, out->nr, sizeof(*out->items), cmp_item);
 	return 0;
 fail:
 	free(lists);
