@@ -303,11 +303,16 @@ int main(int argc, char **argv)
 		const void *raw = btf__raw_data(btf, &size);
 		FILE *f = fopen(raw_out, "wb");
 
-		if (!raw || !f || fwrite(raw, 1, size, f) != size || fclose(f)) {
+		int rc = !raw || !f || fwrite(raw, 1, size, f) != size;
+
+		if (f && fclose(f))
+			rc = 1;
+		if (rc)
 			fprintf(stderr, "btfcanon: %s: %s\n", raw_out, strerror(errno));
-			return 1;
-		}
-		return 0;
+		/* freed: the sanitizer build runs this too, and reports leaks */
+		btf__free(btf);
+		btf__free(base);
+		return rc;
 	}
 	g_btf = btf;
 	start = base ? btf__type_cnt(base) : 1;
