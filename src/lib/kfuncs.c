@@ -420,7 +420,7 @@ static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const _
 		k->orig_proto_id = t->type;
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
-		/* own the strings: b->btf is replaced when the result is parsed */
+		/* never b->btf's strings: b->btf is replaced when the result is parsed */
 		k->name = r->name ? r->name
 				  : b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
 		k->sets = lists[ri - 1] ? lists[ri - 1] : "";
