@@ -142,25 +142,13 @@ step_config() {
 step_kernel() {
 	step_source
 	step_config
-	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
-	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/arch/x86/boot/bzImage" ] &&
-	   [ -f "$TESTMOD/bpf_testmod.ko" ]; then
-		say "kernel: bzImage and bpf_testmod.ko up to date"
-		return
-	fi
-	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
-		# BTF is made by the link step: force it when btf2btf changed
-		say "kernel: btf2btf changed, relinking vmlinux and modules"
-		rm -f "$OBJ/vmlinux" "$TESTMOD"/*.ko
-	fi
+	kernel_cached && return
 	local t0=$SECONDS
 	say "kernel: make -j$JOBS bzImage modules (BTF2BTF=$BTF2BTF)"
 	make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" bzImage modules
 	say "kernel: make M=$TESTMOD modules"
 	make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" modules
-	say "kernel: built in $((SECONDS - t0)) s"
-	stamp_set tool "$KEY_TOOL"
-	stamp_set kernel "$KEY_KERNEL"
+	kernel_built "$t0"
 }
 
 step_guest() {
