@@ -72,6 +72,20 @@ static void canon(const struct btf *btf, __u32 id, int depth, char *buf, size_t 
 		snprintf(buf + len, size - len, ")");
 }
 
+/* Types [first, end) of from, every step-th, mean the same (references
+ * included) as their images map[id] in to. */
+static void assert_mapped_same(const struct btf *from, const struct btf *to, const __u32 *map,
+			       __u32 first, __u32 end, __u32 step)
+{
+	for (__u32 id = first; id < end; id += step) {
+		char a[4096], b[4096];
+
+		canon(from, id, 0, a, sizeof(a));
+		canon(to, map[id], 0, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -195,13 +209,7 @@ static void test_sort_order_and_refs(void **state)
 	assert_int_equal(btf__type_cnt(out), btf__type_cnt(in));
 	assert_sorted(out, o.map, o.nr_map);
 	/* every type keeps its meaning, references included, through the map */
-	for (__u32 id = 1; id < btf__type_cnt(in); id++) {
-		char a[4096], b[4096];
-
-		canon(in, id, 0, a, sizeof(a));
-		canon(out, o.map[id], 0, b, sizeof(b));
-		assert_string_equal(a, b);
-	}
+	assert_mapped_same(in, out, o.map, 1, btf__type_cnt(in), 1);
 	assert_same_types(in, out);
 	/* anonymous types first: the enum, the proto, the pointer... */
 	assert_int_equal(btf__type_by_id(out, 1)->name_off, 0);
@@ -648,13 +656,7 @@ static void test_sort_sys_vmlinux(void **state)
 	assert_non_null(o.data);
 	out = parse_raw(o.data, o.size, NULL);
 	assert_sorted(out, o.map, o.nr_map);
-	for (__u32 id = 1; id < btf__type_cnt(btf); id += 97) {
-		char a[4096], b[4096];
-
-		canon(btf, id, 0, a, sizeof(a));
-		canon(out, o.map[id], 0, b, sizeof(b));
-		assert_string_equal(a, b);
-	}
+	assert_mapped_same(btf, out, o.map, 1, btf__type_cnt(btf), 97);
 	assert_int_equal(b2b_sort_by_name(o.data, o.size, NULL, &again), 0);
 	assert_null(again.data);
 	btf__free(out);
@@ -790,13 +792,7 @@ static void test_distill_on_sys_vmlinux(void **state)
 	th_find(dist, "task_struct", BTF_KIND_STRUCT);
 	assert_true(btf__find_by_name_kind(dist, "u64", BTF_KIND_TYPEDEF) < 0);
 	assert_true((__u32)th_find(split, "u64", BTF_KIND_TYPEDEF) >= btf__type_cnt(dist));
-	for (__u32 id = btf__type_cnt(full); id < btf__type_cnt(mod); id++) {
-		char a[4096], b[4096];
-
-		canon(mod, id, 0, a, sizeof(a));
-		canon(split, o.map[id], 0, b, sizeof(b));
-		assert_string_equal(a, b);
-	}
+	assert_mapped_same(mod, split, o.map, btf__type_cnt(full), btf__type_cnt(mod), 1);
 	btf__free(split);
 	btf__free(dist);
 	free(braw);
@@ -937,13 +933,7 @@ static void test_distill_pahole_module(void **state)
 	assert_relocatable(dist, full);
 	th_find(dist, "task", BTF_KIND_STRUCT);
 	th_find(dist, "color", BTF_KIND_ENUM);
-	for (__u32 id = btf__type_cnt(full); id < btf__type_cnt(mod); id++) {
-		char a[4096], b[4096];
-
-		canon(mod, id, 0, a, sizeof(a));
-		canon(split, d.map[id], 0, b, sizeof(b));
-		assert_string_equal(a, b);
-	}
+	assert_mapped_same(mod, split, d.map, btf__type_cnt(full), btf__type_cnt(mod), 1);
 	btf__free(split);
 	btf__free(dist);
 	free(braw);
