@@ -293,8 +293,9 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 		return 0;
 
 	/* compaction: old ids stay, the new types kept are renumbered in order;
-	 * a dropped type's equal is always a kept one (only those are in the table) */
-	/* the result laid out once, in place: the kept types' size first */
+	 * a dropped type's equal is always a kept one (only those are in the
+	 * table). The result is laid out once, in its final buffer: the kept
+	 * types' size first. */
 	for (__u32 id = start; id < d->cnt; id++)
 		if (d->map[id] == id)
 			need_types += b2b_type_words(b2b_raw_type(&d->r, id)) * 4;
