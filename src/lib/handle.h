@@ -33,6 +33,7 @@ struct btf2btf {
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct b2b_btf_ids ids;
 	struct b2b_name_index names, base_names;
+	int *entry_want;		/* while opening: per set8 entry, b2b_name_index_want() of names */
 	struct b2b_tag_index tags;
 	struct b2b_kfuncs kfuncs;
 	struct b2b_plan plan;

@@ -40,6 +40,7 @@ struct b2b_name_index {
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
 struct b2b_tag_index {
 	__u32 *ids;
+	__u32 *targets;		/* targets[i]: the type ids[i] tags */
 	size_t nr;
 };
 
@@ -55,7 +56,9 @@ struct b2b_kfuncs {
 /* Room for nr names without growing (idx zeroed before the first call). */
 int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
 /* Register a name to look up (idx zeroed before the first call); borrow:
- * name outlives idx (a set8 entry's), no copy is made. */
+ * name outlives idx (a set8 entry's), no copy is made. Returns the name's
+ * number (> 0, for b2b_name_index_found()), 0 for a name never found (empty),
+ * or -ENOMEM. */
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
@@ -63,18 +66,25 @@ void b2b_name_index_free(struct b2b_name_index *idx);
 /* The lowest FUNC (kind BTF_KIND_FUNC) or type of any kind (kind < 0) named
  * name, 0 if none. A name never registered is never found. */
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind);
+/* The same by the number b2b_name_index_want() gave: no hash, no probe. */
+__u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind);
 
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf);
 void b2b_tag_index_free(struct b2b_tag_index *idx);
 /* Tags of target: *first is the first index into idx->ids, returns the count. */
-size_t b2b_tag_index_find(const struct b2b_tag_index *idx, const struct btf *btf,
-			  __u32 target, size_t *first);
+size_t b2b_tag_index_find(const struct b2b_tag_index *idx, __u32 target, size_t *first);
 
+/* entry_want (may be NULL): per set8 entry, its name's number in names. */
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
-		       const struct b2b_tag_index *tags, const struct b2b_btf_ids *ids,
-		       struct b2b_kfuncs *out, const struct b2b_log *log);
+		       const int *entry_want, const struct b2b_tag_index *tags,
+		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
+		       const struct b2b_log *log);
 /* The kfunc of FUNC id, NULL if it is none. */
 struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
+/* The same for ids met mostly in ascending order (set8 entries as a rule):
+ * items[*hint] and the next one are tried before a binary search over the
+ * table (a cache miss per step at 100,000 kfuncs); *hint is updated. */
+struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 
 bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id);

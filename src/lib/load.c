@@ -99,20 +99,22 @@ static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bo
 {
 	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
 	const char *names[3] = { name, NULL, NULL };
-	int err = 0;
+	int own = 0, ret = 0;
 
 	if (implicit && !b2b_impl_name(name, impl))
 		names[1] = impl;
 	if (b2b_impl_owner_name(name, plain))
 		names[2] = plain;
-	for (int i = 0; i < 3 && !err; i++) {
+	for (int i = 0; i < 3 && ret >= 0; i++) {
 		if (!names[i])
 			continue;
-		err = b2b_name_index_want(&b->names, names[i], stable && !i);
-		if (!err && b->base)
-			err = b2b_name_index_want(&b->base_names, names[i], stable && !i);
+		ret = b2b_name_index_want(&b->names, names[i], stable && !i);
+		if (!i)
+			own = ret;
+		if (ret >= 0 && b->base)
+			ret = b2b_name_index_want(&b->base_names, names[i], stable && !i);
 	}
-	return err;
+	return ret < 0 ? ret : own;
 }
 
 /* FUNC name of type id in the BTF or its base, NULL if none. */
@@ -135,15 +137,25 @@ static int index_names(struct btf2btf *b)
 	if (!err && b->base)
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
+	/* per entry, its name's number in b->names: the kfunc table finds
+	 * the entry's FUNC by it without hashing the name again */
+	if (!err && nr && !(b->entry_want = calloc(nr, sizeof(*b->entry_want))))
+		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
 		const char *name = ent->name ? ent->name : func_name(b, ent->id);
+		int want;
 
-		if (name)
-			/* an entry's own name lives as long as the handle; a
-			 * FUNC's name goes with b->btf, replaced by the transform */
-			err = want_entry_names(b, name, name == ent->name,
-					       ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
+		if (!name)
+			continue;
+		/* an entry's own name lives as long as the handle; a FUNC's
+		 * name goes with b->btf, replaced by the transform */
+		want = want_entry_names(b, name, name == ent->name,
+					ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
+		if (want < 0)
+			err = want;
+		else
+			b->entry_want[i] = want;
 	}
 	if (err)
 		return err;
@@ -189,7 +201,11 @@ static int collect(struct btf2btf *b)
 		err = index_names(b);
 	if (err)
 		return b2b_errno(&b->log, err, "out of memory");
-	err = b2b_collect_kfuncs(b->btf, &b->names, &b->tags, &b->ids, &b->kfuncs, &b->log);
+	err = b2b_collect_kfuncs(b->btf, &b->names, b->entry_want, &b->tags, &b->ids, &b->kfuncs,
+				 &b->log);
+	/* numbers of b->names: the index is kept, but this served its purpose */
+	free(b->entry_want);
+	b->entry_want = NULL;
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
 	if (err)

@@ -31,9 +31,14 @@
 
 int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
 {
-	int n = snprintf(buf, BTF2BTF_KSYM_NAME_LEN, "%s%s", name, BTF2BTF_IMPL_SUFFIX);
+	size_t len = strlen(name), sl = strlen(BTF2BTF_IMPL_SUFFIX);
 
-	return n < 0 || n >= BTF2BTF_KSYM_NAME_LEN ? -ENAMETOOLONG : 0;
+	/* memcpy, not snprintf: this runs for every KF_IMPLICIT_ARGS entry */
+	if (len + sl >= BTF2BTF_KSYM_NAME_LEN)
+		return -ENAMETOOLONG;
+	memcpy(buf, name, len);
+	memcpy(buf + len, BTF2BTF_IMPL_SUFFIX, sl + 1);
+	return 0;
 }
 
 bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
@@ -307,6 +312,7 @@ static void plan_entries(struct planner *p)
 	const struct b2b_btf_ids *ids = p->in->ids;
 	struct seen *seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
 	char fa[256], fb[256];
+	size_t hint = 0;
 
 	if (!seen) {
 		p->err = -ENOMEM;
@@ -316,7 +322,7 @@ static void plan_entries(struct planner *p)
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		const struct b2b_set8 *set = &ids->sets[ent->set];
 		__u32 fid = p->k->entry_func[i];
-		struct btf2btf_kfunc *kf = b2b_kfunc_by_id(p->k, fid);
+		struct btf2btf_kfunc *kf = fid ? b2b_kfunc_by_id_near(p->k, fid, &hint) : NULL;
 		struct seen *s;
 
 		if (!fid) {
@@ -371,7 +377,7 @@ static const struct btf_type *type_of(const struct planner *p, __u32 id)
 
 static bool has_func_tag(const struct planner *p, __u32 id, const char *value)
 {
-	size_t first, n = b2b_tag_index_find(p->in->tags, p->in->btf, id, &first);
+	size_t first, n = b2b_tag_index_find(p->in->tags, id, &first);
 
 	for (size_t i = first; i < first + n; i++)
 		if (b2b_is_func_tag(p->in->btf, p->in->tags->ids[i], value))
@@ -382,7 +388,7 @@ static bool has_func_tag(const struct planner *p, __u32 id, const char *value)
 /* A decl tag of a parameter at index from or later on FUNC id. */
 static bool has_param_tag_from(const struct planner *p, __u32 id, int from)
 {
-	size_t first, n = b2b_tag_index_find(p->in->tags, p->in->btf, id, &first);
+	size_t first, n = b2b_tag_index_find(p->in->tags, id, &first);
 
 	for (size_t i = first; i < first + n; i++)
 		if (btf_decl_tag(type_of(p, p->in->tags->ids[i]))->component_idx >= from)

@@ -52,7 +52,7 @@ static int move_tags(struct tx *tx, const struct btf2btf_kfunc *k, __u32 impl_id
 {
 	size_t first, n;
 
-	n = b2b_tag_index_find(tx->tags, tx->btf, k->btf_id, &first);
+	n = b2b_tag_index_find(tx->tags, k->btf_id, &first);
 	for (size_t i = first; i < first + n; i++) {
 		__u32 tag_id = tx->tags->ids[i];
 		const struct btf_type *t = btf__type_by_id(tx->btf, tag_id);
