@@ -4,7 +4,6 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include "btf2btf.h"
 #include "cli.h"
 #include "dump.h"
+#include "heap.h"
 
 enum {
 	OPT_BTF = 0x100,
@@ -318,11 +318,7 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	/* a closed pipe on stdout is reported as EPIPE by finish_stdout() */
 	signal(SIGPIPE, SIG_IGN);
-	/* big tables freed between passes are reused from the heap instead of
-	 * being unmapped and faulted in again: page faults were a third of the
-	 * CPU time at 10,000 kfuncs on this 2-core VM */
-	mallopt(M_MMAP_THRESHOLD, 64 << 20);
-	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	cli_heap_init();
 
 	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
@@ -376,7 +372,12 @@ int main(int argc, char **argv)
 			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
 
 	rc = check_usage(mode, given);
-	if (!rc)
+	if (!rc) {
+		const char *inputs[] = { optind < argc ? argv[optind] : NULL, o->btf_path,
+					 o->base_path };
+
+		cli_heap_reserve(inputs, 3);
 		rc = run(mode, argc, argv);
+	}
 	return finish_stdout(rc);
 }

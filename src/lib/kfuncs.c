@@ -185,69 +185,57 @@ __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, in
 /* ---- decl tag index ---- */
 
 /*
- * (target, id) order in linear time: a counting sort by target, stable as
- * the tags are collected in id order. The targets are kept beside the ids,
- * so that a lookup's binary search reads one compact array instead of a tag
- * type per step (a cache miss each, in a BTF of megabytes).
+ * (target, id) order in linear time: a counting sort by target straight
+ * from the types (tags per target, then each tag put at its target's next
+ * place, in id order). The targets are kept beside the ids, so that a
+ * lookup's binary search reads one compact array instead of a tag type per
+ * step (a cache miss each, in a BTF of megabytes).
  */
-static int sort_by_target(struct b2b_tag_index *idx, const __u32 *ids, const __u32 *targets,
-			  __u32 cnt)
-{
-	__u32 *pos = calloc((size_t)cnt + 1, sizeof(*pos));
-
-	if (!pos)
-		return -ENOMEM;
-	for (size_t i = 0; i < idx->nr; i++)
-		pos[targets[i] + 1]++;
-	for (__u32 t = 1; t <= cnt; t++)
-		pos[t] += pos[t - 1];
-	for (size_t i = 0; i < idx->nr; i++) {
-		__u32 at = pos[targets[i]]++;
-
-		idx->ids[at] = ids[i];
-		idx->targets[at] = targets[i];
-	}
-	free(pos);
-	return 0;
-}
-
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 {
 	const struct btf *base = btf__base_btf(btf);
 	__u32 start = base ? btf__type_cnt(base) : 1;
 	__u32 cnt = btf__type_cnt(btf);
-	__u32 *ids = NULL, *targets = NULL;
-	size_t n = 0;
-	int err = -ENOMEM;
+	__u32 *pos;
 
 	memset(idx, 0, sizeof(*idx));
-	for (__u32 id = start; id < cnt; id++)
-		n += btf_is_decl_tag(btf__type_by_id(btf, id));
-	if (!n)
-		return 0;
-	ids = malloc(n * sizeof(*ids));
-	targets = malloc(n * sizeof(*targets));
-	idx->ids = malloc(n * sizeof(*idx->ids));
-	idx->targets = malloc(n * sizeof(*idx->targets));
-	if (!ids || !targets || !idx->ids || !idx->targets)
-		goto out;
+	pos = calloc((size_t)cnt + 1, sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
 	for (__u32 id = start; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
-		if (!btf_is_decl_tag(t))
-			continue;
-		/* b2b_check_btf_types() refused targets past the last type; the
-		 * counts stay in bounds all the same */
-		ids[idx->nr] = id;
-		targets[idx->nr++] = t->type < cnt ? t->type : cnt - 1;
+		/* b2b_check_btf_types() refused targets past the last type */
+		if (btf_is_decl_tag(t) && t->type < cnt) {
+			pos[t->type + 1]++;
+			idx->nr++;
+		}
 	}
-	err = sort_by_target(idx, ids, targets, cnt);
-out:
-	free(ids);
-	free(targets);
-	if (err)
+	if (!idx->nr) {
+		free(pos);
+		return 0;
+	}
+	idx->ids = malloc(idx->nr * sizeof(*idx->ids));
+	idx->targets = malloc(idx->nr * sizeof(*idx->targets));
+	if (!idx->ids || !idx->targets) {
+		free(pos);
 		b2b_tag_index_free(idx);
-	return err;
+		return -ENOMEM;
+	}
+	for (__u32 t = 1; t <= cnt; t++)
+		pos[t] += pos[t - 1];
+	for (__u32 id = start; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		__u32 at;
+
+		if (!btf_is_decl_tag(t) || t->type >= cnt)
+			continue;
+		at = pos[t->type]++;
+		idx->ids[at] = id;
+		idx->targets[at] = t->type;
+	}
+	free(pos);
+	return 0;
 }
 
 void b2b_tag_index_free(struct b2b_tag_index *idx)
@@ -358,21 +346,25 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 }
 
 /*
- * "a,b": the distinct set8 names listing each record, in set order, in
- * out->strs (NULL: listed by none). Two passes over the entries, sorted by
- * set so that a repeat is adjacent: the lengths, then the strings.
+ * "a,b": the distinct set8 names listing each record, in set order (NULL:
+ * listed by none). Two passes over the entries, sorted by set so that a
+ * repeat is adjacent: the lengths, then the strings. A record listed by one
+ * set8 only (the rule) gets that set's name itself, which lives with the
+ * handle: no copy per kfunc.
  */
-static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
-			struct b2b_kfuncs *out)
+static const char **set_lists(struct builder *b, const struct b2b_btf_ids *ids,
+			      const __u32 *ent_rec, struct b2b_kfuncs *out)
 {
-	char **lists = calloc(b->nr ? b->nr : 1, sizeof(*lists));
-	size_t *lens = calloc(b->nr ? b->nr : 1, sizeof(*lens));
-	__u32 *last = calloc(b->nr ? b->nr : 1, sizeof(*last));
+	size_t nr = b->nr ? b->nr : 1;
+	const char **lists = calloc(nr, sizeof(*lists));
+	size_t *lens = calloc(nr, sizeof(*lens));
+	__u32 *last = calloc(nr, sizeof(*last));
+	char *list;
 
 	if (!lists || !lens || !last)
 		goto fail;
 	for (int pass = 0; pass < 2; pass++) {
-		memset(last, 0, (b->nr ? b->nr : 1) * sizeof(*last));
+		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
 			__u32 r = ent_rec[i];
 			const char *name;
@@ -384,18 +376,31 @@ static char **set_lists(struct builder *b, const struct b2b_btf_ids *ids, const 
 			name = ids->sets[ids->entries[i].set].name;
 			len = strlen(name);
 			if (!pass) {
-				lens[r - 1] += len + 1;	/* the comma, or the NUL */
+				/* the first set8: lists[] takes its name; from the
+				 * second on, lens[] counts the list (commas, NUL) */
+				if (!lists[r - 1] && !lens[r - 1]) {
+					lists[r - 1] = name;
+					continue;
+				}
+				if (lists[r - 1])
+					lens[r - 1] = strlen(lists[r - 1]) + 1;
+				lens[r - 1] += len + 1;
+				lists[r - 1] = NULL;
 				continue;
 			}
-			if (!lists[r - 1]) {
-				lists[r - 1] = b2b_arena_alloc(&out->strs, lens[r - 1]);
-				if (!lists[r - 1])
+			if (!lens[r - 1])
+				continue;	/* one set8: lists[] has its name */
+			list = (char *)lists[r - 1];
+			if (!list) {
+				list = b2b_arena_alloc(&out->strs, lens[r - 1]);
+				if (!list)
 					goto fail;
+				lists[r - 1] = list;
 				lens[r - 1] = 0;
 			} else {
-				lists[r - 1][lens[r - 1]++] = ',';
+				list[lens[r - 1]++] = ',';
 			}
-			memcpy(lists[r - 1] + lens[r - 1], name, len + 1);
+			memcpy(list + lens[r - 1], name, len + 1);
 			lens[r - 1] += len;
 		}
 	}
@@ -412,7 +417,7 @@ fail:
 static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
 		       struct b2b_kfuncs *out)
 {
-	char **lists = set_lists(b, ids, ent_rec, out);
+	const char **lists = set_lists(b, ids, ent_rec, out);
 
 	if (!lists)
 		return -ENOMEM;
