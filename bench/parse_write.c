@@ -10,6 +10,10 @@
  *                                 libbpf edit costs (the BTF made modifiable:
  *                                 types copied, every string hashed, raw data
  *                                 serialised again); the floor of a libbpf editor
+ *   parse_write --huge-heap IN OUT   the same with the btf2btf CLI's heap
+ *                                 policy (src/cli/heap.c: the heap reserved and
+ *                                 marked for transparent huge pages): the floor
+ *                                 of any tool that reserves its heap that way
  *   parse_write --info IN     print "<types> types, <bytes> bytes" (not timed)
  */
 #include <bpf/btf.h>
@@ -21,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "heap.h"
 
 static int write_all(int fd, const void *buf, size_t len)
 {
@@ -53,9 +59,16 @@ int main(int argc, char **argv)
 		modify = true;
 		argv++;
 		argc--;
+	} else if (argc == 4 && !strcmp(argv[1], "--huge-heap")) {
+		const char *inputs[] = { argv[2] };
+
+		cli_heap_init();
+		cli_heap_reserve(inputs, 1);
+		argv++;
+		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: parse_write [--modify] IN OUT | --info IN\n");
+		fprintf(stderr, "usage: parse_write [--modify | --huge-heap] IN OUT | --info IN\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "--info")) {

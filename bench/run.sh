@@ -83,6 +83,7 @@ baselines() {
 	id=$1 src=$2 obj=$3
 	shift 3
 	row "$id" parse+write "$W/$id.pw.btf" - "$PW" "$src" "$W/$id.pw.btf"
+	row "$id" "parse+write --huge-heap" "$W/$id.pwh.btf" - "$PW" --huge-heap "$src" "$W/$id.pwh.btf"
 	row "$id" "parse+modify+write" "$W/$id.pmw.btf" - "$PW" --modify "$src" "$W/$id.pmw.btf"
 	[ -z "$BPFTOOL" ] || row "$id" bpftool-dump - - "$BPFTOOL" btf dump file "$src"
 	if [ -n "$RB" ]; then

@@ -60,6 +60,10 @@ struct b2b_post_in {
 	const struct btf *base;
 	__u32 first_new;	/* the first type the transform appended */
 	bool dedup, distill, sort;
+	/* data itself when the caller gives it up (or NULL): freed, and set to
+	 * NULL, as soon as a pass has replaced it, so that the next pass's
+	 * result reuses its memory instead of touching new pages */
+	void *own;
 };
 
 struct b2b_post_result {
@@ -70,6 +74,6 @@ struct b2b_post_result {
 	bool full_dedup;		/* btf__dedup() ran, not the hash path */
 };
 
-int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res);
+int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res);
 void b2b_post_result_free(struct b2b_post_result *res);
 #endif /* BTF2BTF_BTF_POST_H */

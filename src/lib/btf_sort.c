@@ -11,7 +11,7 @@
 
 #include "btf_post.h"
 
-/* 16 bytes: the radix passes move these around four times */
+/* 16 bytes: the radix passes move these around (up to 4 or 8 times) */
 struct sort_key {
 	__u64 prefix;		/* 8 bytes of the name from the current depth, big-endian, 0-padded */
 	__u32 id;
@@ -51,28 +51,33 @@ static int cmp_long_names(const void *pa, const void *pb, void *ctx)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* Stable LSD radix sort of keys[0..nr) by prefix, 16 bits a pass. */
+/*
+ * Stable LSD radix sort of keys[0..nr) by prefix: 16 bits a pass from
+ * 65,536 keys on, 8 below, where clearing and summing 65,536 counts per
+ * pass (256 KB) would cost more than the keys.
+ */
 static void radix_by_prefix(struct sorter *s, struct sort_key *keys, __u32 nr)
 {
 	struct sort_key *src = keys, *dst = s->tmp, *sw;
-	__u32 *count = s->count;
+	int bits = nr >= 65536 ? 16 : 8;
+	__u32 *count = s->count, digits = 1U << bits, mask = digits - 1;
 
-	for (int shift = 0; shift < 64; shift += 16) {
+	for (int shift = 0; shift < 64; shift += bits) {
 		__u32 sum = 0;
 
-		memset(count, 0, 65536 * sizeof(*count));
+		memset(count, 0, digits * sizeof(*count));
 		for (__u32 i = 0; i < nr; i++)
-			count[(src[i].prefix >> shift) & 0xffff]++;
-		if (nr && count[(src[0].prefix >> shift) & 0xffff] == nr)
+			count[(src[i].prefix >> shift) & mask]++;
+		if (nr && count[(src[0].prefix >> shift) & mask] == nr)
 			continue;	/* one digit for all: nothing moves */
-		for (__u32 d = 0; d < 65536; d++) {
+		for (__u32 d = 0; d < digits; d++) {
 			__u32 c = count[d];
 
 			count[d] = sum;
 			sum += c;
 		}
 		for (__u32 i = 0; i < nr; i++)
-			dst[count[(src[i].prefix >> shift) & 0xffff]++] = src[i];
+			dst[count[(src[i].prefix >> shift) & mask]++] = src[i];
 		sw = src;
 		src = dst;
 		dst = sw;

@@ -19,10 +19,12 @@ void b2b_post_result_free(struct b2b_post_result *res)
 }
 
 /* Take a pass's output as the current result. */
-static void step(struct b2b_post_result *res, struct b2b_pass_out *p)
+static void step(struct b2b_post_in *in, struct b2b_post_result *res, struct b2b_pass_out *p)
 {
 	if (!p->data)
 		return;
+	free(in->own);
+	in->own = NULL;
 	free(res->btf.data);
 	res->btf.data = p->data;
 	res->btf.size = p->size;
@@ -36,7 +38,7 @@ static void step(struct b2b_post_result *res, struct b2b_pass_out *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res)
+int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
 {
 	const struct btf *base = in->base;
 	struct b2b_pass_out p = { 0 };
@@ -48,13 +50,13 @@ int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res)
 	if (in->dedup) {
 		err = b2b_dedup(CUR_DATA, CUR_SIZE, base, in->first_new, &p, &res->full_dedup);
 		if (!err)
-			step(res, &p);
+			step(in, res, &p);
 	}
 	if (!err && in->distill) {
 		err = b2b_distill_base(CUR_DATA, CUR_SIZE, base, &res->base_data,
 				       &res->base_size, &p);
 		if (!err) {
-			step(res, &p);
+			step(in, res, &p);
 			errno = 0;
 			res->base = btf__new(res->base_data, res->base_size);
 			if (!res->base)
@@ -65,7 +67,7 @@ int b2b_post_run(const struct b2b_post_in *in, struct b2b_post_result *res)
 	if (!err && in->sort) {
 		err = b2b_sort_by_name(CUR_DATA, CUR_SIZE, base, &p);
 		if (!err)
-			step(res, &p);
+			step(in, res, &p);
 	}
 #undef CUR_DATA
 #undef CUR_SIZE

@@ -266,11 +266,12 @@ static bool is_identity(const __u32 *map, __u32 nr)
 
 /*
  * Dedup, distilled base and sort by name (b->features, b->distill) over the
- * transform's result (out, or the BTF read when the transform changed
- * nothing); first_new is the first type the transform appended. b is not
- * touched: commit() applies res.
+ * transform's result (*out, or the BTF read when the transform changed
+ * nothing); first_new is the first type the transform appended. *out is
+ * freed and set to NULL once a pass has replaced it. b is not touched:
+ * commit() applies res.
  */
-static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_size,
+static int run_post_passes(const struct btf2btf *b, void **out, size_t out_size,
 			   __u32 first_new, struct b2b_post_result *res)
 {
 	struct b2b_post_in in = {
@@ -279,14 +280,15 @@ static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_
 		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->features & BTF2BTF_FEAT_SORT,
 		.distill = b->distill,
-		.data = out,
+		.data = *out,
 		.size = out_size,
+		.own = *out,
 	};
 	int err;
 
 	if (!in.dedup && !in.sort && !in.distill)
 		return 0;
-	if (!out) {
+	if (!in.data) {
 		struct btf *btf = b->btf;	/* endianness view only, restored */
 		enum btf_endianness e = btf__endianness(btf);
 		__u32 sz = 0;
@@ -300,6 +302,7 @@ static int run_post_passes(const struct btf2btf *b, const void *out, size_t out_
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	}
 	err = b2b_post_run(&in, res);
+	*out = in.own;
 	if (err == -EINVAL && in.distill)
 		return b2b_errno(&b->log, err,
 				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
@@ -417,7 +420,7 @@ int btf2btf__transform(struct btf2btf *b)
 				  strerror(-err));
 	}
 	if (!err)
-		err = run_post_passes(b, out, out_size, tx.ext.first_id, &res);
+		err = run_post_passes(b, &out, out_size, tx.ext.first_id, &res);
 	if (err) {
 		free(out);
 		finish(&tx);
