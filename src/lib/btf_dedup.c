@@ -242,13 +242,16 @@ static void dedup_free(struct dedup *d)
 	b2b_raw_free(&d->r);
 }
 
-/* 0 done, 1 fall back to the full dedup, < 0 error. */
-static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
+/*
+ * Match the new types and those referring to them against the rest:
+ * d->map[id] becomes the kept equal of a dropped type (itself when kept).
+ * 0 done (*changed: a type is dropped), 1 fall back to the full dedup,
+ * < 0 error.
+ */
+static int dedup_match(struct dedup *d, bool *changed)
 {
-	__u32 start = d->r.start_id, nr_table = 0, *compact, next, pos = 0, need_types = 0;
+	__u32 start = d->r.start_id, nr_table = 0;
 	size_t need;
-	char *types;
-	bool changed = false;
 	int err;
 
 	for (__u32 id = start; id < d->cnt; id++) {
@@ -281,16 +284,23 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 		return -ENOMEM;
 	if (add_old_types(d))
 		return 1;
+	*changed = false;
 	for (__u32 id = start; id < d->cnt; id++) {
 		if (d->state[id] == CAND) {
 			err = resolve(d, id);
 			if (err)
 				return err;
 		}
-		changed |= d->map[id] != id;
+		*changed |= d->map[id] != id;
 	}
-	if (!changed)
-		return 0;
+	return 0;
+}
+
+/* The kept types laid out, d->map turned into the old -> new id map. */
+static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
+{
+	__u32 start = d->r.start_id, *compact, next, pos = 0, need_types = 0;
+	char *types;
 
 	/* compaction: old ids stay, the new types kept are renumbered in order;
 	 * a dropped type's equal is always a kept one (only those are in the
@@ -332,36 +342,63 @@ static int dedup_new_types(struct dedup *d, struct b2b_pass_out *out)
 	return 0;
 }
 
+/* The hash path up to its matches: 0 (*changed), 1 (full dedup needed), < 0. */
+static int dedup_start(struct dedup *d, const void *data, size_t size, const struct btf *base,
+		       __u32 first_new, bool *changed)
+{
+	int err = b2b_raw_open(&d->r, data, size, base);
+
+	if (err)
+		return err;
+	d->cnt = b2b_raw_type_cnt(&d->r);
+	d->first_new = first_new < d->r.start_id ? d->r.start_id : first_new;
+	if (d->first_new > d->cnt)
+		d->first_new = d->cnt;
+	d->map = b2b_malloc((size_t)d->cnt * sizeof(*d->map));
+	d->state = b2b_calloc(d->cnt, 1);
+	if (!d->map || !d->state)
+		return -ENOMEM;
+	for (__u32 i = 0; i < d->cnt; i++)
+		d->map[i] = i;
+	return d->first_new == d->r.start_id ? 1 : dedup_match(d, changed);
+}
+
 int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full)
 {
 	struct dedup d = { 0 };
+	bool changed = false;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (full)
 		*full = false;
-	err = b2b_raw_open(&d.r, data, size, base);
-	if (err)
-		return err;
-	d.cnt = b2b_raw_type_cnt(&d.r);
-	d.first_new = first_new < d.r.start_id ? d.r.start_id : first_new;
-	if (d.first_new > d.cnt)
-		d.first_new = d.cnt;
-	err = -ENOMEM;
-	d.map = b2b_malloc((size_t)d.cnt * sizeof(*d.map));
-	d.state = b2b_calloc(d.cnt, 1);
-	if (d.map && d.state) {
-		for (__u32 i = 0; i < d.cnt; i++)
-			d.map[i] = i;
-		err = d.first_new == d.r.start_id ? 1 : dedup_new_types(&d, out);
-	}
+	err = dedup_start(&d, data, size, base, first_new, &changed);
+	if (!err && changed)
+		err = dedup_layout(&d, out);
 	dedup_free(&d);
 	if (err != 1)
 		return err;
 	if (full)
 		*full = true;
 	return b2b_dedup_full(data, size, base, out);
+}
+
+int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u32 first_new,
+		     __u32 **equal)
+{
+	struct dedup d = { 0 };
+	bool changed = false;
+	int err;
+
+	*equal = NULL;
+	err = dedup_start(&d, data, size, base, first_new, &changed);
+	if (!err && changed) {
+		*equal = d.map;
+		d.map = NULL;
+	}
+	dedup_free(&d);
+	return err;
 }
 
 /*

@@ -18,6 +18,12 @@
  */
 int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		     struct b2b_pass_out *out);
+/*
+ * The same for the types b2b_dedup_equals() keeps (equal NULL: all): one
+ * layout for both passes; out->map takes a dropped type to its equal's id.
+ */
+int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
+			  const __u32 *equal, struct b2b_pass_out *out);
 
 /*
  * Deduplicate, with the result btf__dedup() gives. Types with ids below
@@ -31,6 +37,15 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
  */
 int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full);
+
+/*
+ * b2b_dedup()'s hash path without the layout, for a pass that lays the
+ * types out anyway (the sort): *equal (NULL: nothing dropped) gets, per id,
+ * the kept type a dropped one equals, or the id itself. 1 when the hash path
+ * cannot decide (run b2b_dedup(), which falls back to btf__dedup()).
+ */
+int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u32 first_new,
+		     __u32 **equal);
 
 /* Full dedup with libbpf's btf__dedup(), id map included. */
 int b2b_dedup_full(const void *data, size_t size, const struct btf *base,

@@ -146,13 +146,13 @@ void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 		map[i] = second[map[i]];
 }
 
-int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
-		     struct b2b_pass_out *out)
+int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
+			  const __u32 *equal, struct b2b_pass_out *out)
 {
 	struct sort_key *keys = NULL;
 	struct b2b_raw r;
 	char *types = NULL;
-	__u32 *map = NULL, cnt, pos = 0;
+	__u32 *map = NULL, cnt, nr = 0, type_len = 0, pos = 0;
 	bool identity = true;
 	int err;
 
@@ -167,28 +167,37 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		err = -ENOMEM;
 		goto out;
 	}
-	for (__u32 i = 0; i < r.nr; i++) {
-		keys[i].id = r.start_id + i;
-		set_prefix(&keys[i], b2b_raw_name(&r, b2b_raw_type(&r, r.start_id + i)));
+	/* the kept types only: a dropped one takes its equal's place below */
+	for (__u32 id = r.start_id; id < cnt; id++) {
+		const struct btf_type *t = b2b_raw_type(&r, id);
+
+		if (equal && equal[id] != id)
+			continue;
+		keys[nr].id = id;
+		set_prefix(&keys[nr++], b2b_raw_name(&r, t));
+		type_len += b2b_type_words(t) * 4;
 	}
-	err = sort_keys(keys, r.nr, &r);
+	err = sort_keys(keys, nr, &r);
 	if (err)
 		goto out;
 	for (__u32 i = 0; i < r.start_id; i++)
 		map[i] = i;
-	for (__u32 i = 0; i < r.nr; i++) {
+	for (__u32 i = 0; i < nr; i++) {
 		map[keys[i].id] = r.start_id + i;
 		identity &= keys[i].id == r.start_id + i;
 	}
-	if (identity)
-		goto out;	/* already sorted: unchanged, byte for byte */
+	for (__u32 id = r.start_id; equal && id < cnt; id++)
+		if (equal[id] != id)
+			map[id] = map[equal[id]];	/* equal[] names kept types only */
+	if (identity && nr == r.nr)
+		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
 
-	types = b2b_raw_alloc(r.hdr.type_len, r.strs, r.hdr.str_len, &out->data, &out->size);
+	types = b2b_raw_alloc(type_len, r.strs, r.hdr.str_len, &out->data, &out->size);
 	if (!types) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (__u32 i = 0; i < r.nr; i++) {
+	for (__u32 i = 0; i < nr; i++) {
 		const struct btf_type *t = b2b_raw_type(&r, keys[i].id);
 		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
 
@@ -204,4 +213,10 @@ out:
 	free(map);
 	b2b_raw_free(&r);
 	return err;
+}
+
+int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+		     struct b2b_pass_out *out)
+{
+	return b2b_sort_kept_by_name(data, size, base, NULL, out);
 }

@@ -47,7 +47,27 @@ int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
 	memset(res, 0, sizeof(*res));
 #define CUR_DATA (res->btf.data ? res->btf.data : in->data)
 #define CUR_SIZE (res->btf.data ? res->btf.size : in->size)
-	if (in->dedup) {
+	/* dedup then sort, no distill between: the sort lays out only the
+	 * types dedup keeps, one copy of the BTF instead of two */
+	if (in->dedup && in->sort && !in->distill) {
+		__u32 *equal = NULL;
+
+		err = b2b_dedup_equals(in->data, in->size, base, in->first_new, &equal);
+		if (!err) {
+			err = b2b_sort_kept_by_name(in->data, in->size, base, equal, &p);
+			free(equal);
+			if (!err)
+				step(in, res, &p);
+			goto out;
+		}
+		if (err != 1)
+			goto out;
+		/* a case for btf__dedup(): then the sort, one pass after the other */
+		res->full_dedup = true;
+		err = b2b_dedup_full(in->data, in->size, base, &p);
+		if (!err)
+			step(in, res, &p);
+	} else if (in->dedup) {
 		err = b2b_dedup(CUR_DATA, CUR_SIZE, base, in->first_new, &p, &res->full_dedup);
 		if (!err)
 			step(in, res, &p);
@@ -69,6 +89,7 @@ int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
 		if (!err)
 			step(in, res, &p);
 	}
+out:
 #undef CUR_DATA
 #undef CUR_SIZE
 	if (err)
