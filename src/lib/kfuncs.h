@@ -60,6 +60,8 @@ int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
  * number (> 0, for b2b_name_index_found()), 0 for a name never found (empty),
  * or -ENOMEM. */
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
+/* A b2b_name_index_want() of name is coming: fetch its slot meanwhile. */
+void b2b_name_index_prefetch(const struct b2b_name_index *idx, const char *name);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
 void b2b_name_index_free(struct b2b_name_index *idx);

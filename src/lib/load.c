@@ -146,6 +146,10 @@ static int index_names(struct btf2btf *b)
 		const char *name = ent->name ? ent->name : func_name(b, ent->id);
 		int want;
 
+		/* an entry 8 on: its slot arrives while these are registered */
+		if (i + 8 < b->ids.nr_entries && b->ids.entries[i + 8].name)
+			b2b_name_index_prefetch(&b->names, b->ids.entries[i + 8].name);
+
 		if (!name)
 			continue;
 		/* an entry's own name lives as long as the handle; a FUNC's
