@@ -270,8 +270,12 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 	err = collect_sets(e, &sec, &symtab, ids, log);
 	if (!err)
 		err = collect_entries(e, &sec, &symtab, ids, log);
-	/* names were copied: the symbol table is not read again */
+	/* names, flags and ids were copied: the symbol table, its strings
+	 * and the section are not read again */
 	b2b_elf_release(e, symtab.data->d_buf, symtab.data->d_size);
+	if (symtab.strs)
+		b2b_elf_release(e, symtab.strs, symtab.strs_size);
+	b2b_elf_release(e, sec.data, sec.size);
 	if (err == -ENOMEM)
 		b2b_err(log, "out of memory");
 	if (err)

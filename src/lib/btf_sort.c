@@ -152,7 +152,7 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 	struct sort_key *keys = NULL;
 	struct b2b_raw r;
 	char *types = NULL;
-	__u32 *map = NULL, cnt, nr = 0, type_len = 0, pos = 0;
+	__u32 *map = NULL, cnt, nr = 0, nr_anon = 0, type_len = 0, pos = 0;
 	bool identity = true;
 	int err;
 
@@ -167,29 +167,38 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 		err = -ENOMEM;
 		goto out;
 	}
-	/* the kept types only: a dropped one takes its equal's place below */
+	/* the kept types only (a dropped one takes its equal's place below);
+	 * the anonymous ones first, in id order, as the sort would put them:
+	 * keys for the named ones only */
+	for (__u32 i = 0; i < r.start_id; i++)
+		map[i] = i;
 	for (__u32 id = r.start_id; id < cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&r, id);
+		const char *name;
 
 		if (equal && equal[id] != id)
 			continue;
-		keys[nr].id = id;
-		set_prefix(&keys[nr++], b2b_raw_name(&r, t));
 		type_len += b2b_type_words(t) * 4;
+		name = b2b_raw_name(&r, t);
+		if (!*name) {
+			identity &= id == r.start_id + nr_anon;
+			map[id] = r.start_id + nr_anon++;
+			continue;
+		}
+		keys[nr].id = id;
+		set_prefix(&keys[nr++], name);
 	}
 	err = sort_keys(keys, nr, &r);
 	if (err)
 		goto out;
-	for (__u32 i = 0; i < r.start_id; i++)
-		map[i] = i;
 	for (__u32 i = 0; i < nr; i++) {
-		map[keys[i].id] = r.start_id + i;
-		identity &= keys[i].id == r.start_id + i;
+		map[keys[i].id] = r.start_id + nr_anon + i;
+		identity &= keys[i].id == r.start_id + nr_anon + i;
 	}
 	for (__u32 id = r.start_id; equal && id < cnt; id++)
 		if (equal[id] != id)
 			map[id] = map[equal[id]];	/* equal[] names kept types only */
-	if (identity && nr == r.nr)
+	if (identity && nr_anon + nr == r.nr)
 		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
 
 	types = b2b_raw_alloc(type_len, r.strs, r.hdr.str_len, &out->data, &out->size);
@@ -197,10 +206,20 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 		err = -ENOMEM;
 		goto out;
 	}
-	for (__u32 i = 0; i < nr; i++) {
-		const struct btf_type *t = b2b_raw_type(&r, keys[i].id);
-		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
+	for (__u32 id = r.start_id, i = 0; i < nr_anon + nr; i++) {
+		const struct btf_type *t;
+		__u32 words, *dst = (__u32 *)(types + pos);
 
+		if (i < nr_anon) {
+			/* the next kept anonymous type, in id order */
+			while ((equal && equal[id] != id) ||
+			       *b2b_raw_name(&r, b2b_raw_type(&r, id)))
+				id++;
+			t = b2b_raw_type(&r, id++);
+		} else {
+			t = b2b_raw_type(&r, keys[i - nr_anon].id);
+		}
+		words = b2b_type_words(t);
 		memcpy(dst, t, words * 4);
 		b2b_type_remap(dst, map, cnt);
 		pos += words * 4;
