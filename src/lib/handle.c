@@ -167,7 +167,8 @@ static int make_set8_view(struct btf2btf *b)
 		out->flags = ent->flags;
 		out->id = ent->id;
 		if (ent->name) {
-			out->id = b2b_name_index_find(&b->names, ent->name, BTF_KIND_FUNC);
+			/* the FUNC the name lookup found when the handle opened */
+			out->id = b->kfuncs.entry_func[i];
 			if (!out->id && b->base)
 				out->id = b2b_name_index_find(&b->base_names, ent->name,
 							      BTF_KIND_FUNC);

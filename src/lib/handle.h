@@ -32,6 +32,8 @@ struct btf2btf {
 	bool post_changed;		/* a post-pass changed the BTF */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct b2b_btf_ids ids;
+	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
+	 * has what is asked later); base_names: of the base, kept */
 	struct b2b_name_index names, base_names;
 	int *entry_want;		/* while opening: per set8 entry, b2b_name_index_want() of names */
 	struct b2b_tag_index tags;

@@ -212,6 +212,10 @@ static int collect(struct btf2btf *b)
 	b->entry_want = NULL;
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
+	/* the split part's names served the table and the plan; what the
+	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func.
+	 * Freed now, its memory serves the transform's instead of new pages. */
+	b2b_name_index_free(&b->names);
 	if (err)
 		return err;
 	count_kfuncs(b);

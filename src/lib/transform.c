@@ -242,10 +242,6 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr)
 		remap_id(&b->plan.problems[i].id, map, nr);
 	for (size_t i = 0; i < b->ids.nr_entries; i++)
 		remap_id(&b->kfuncs.entry_func[i], map, nr);
-	for (size_t i = 0; i < b->names.nr; i++) {
-		remap_id(&b->names.want[i].func_id, map, nr);
-		remap_id(&b->names.want[i].any_id, map, nr);
-	}
 	for (size_t i = 0; i < b->base_names.nr; i++) {
 		remap_id(&b->base_names.want[i].func_id, map, nr);
 		remap_id(&b->base_names.want[i].any_id, map, nr);
