@@ -555,6 +555,79 @@ static void test_dedup_random_matches_btf_dedup(void **state)
 	assert_true(hash_path > 150);
 }
 
+/* Dedup then sort, as two passes with their own layouts. */
+static void dedup_then_sort(const void *raw, size_t size, __u32 first_new, void **data,
+			    size_t *out_size, __u32 **map, __u32 *nr_map)
+{
+	struct b2b_pass_out d, s;
+	const void *cur = raw;
+	size_t cur_size = size;
+	bool full;
+
+	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &d, &full), 0);
+	if (d.data) {
+		cur = d.data;
+		cur_size = d.size;
+	}
+	assert_int_equal(b2b_sort_by_name(cur, cur_size, NULL, &s), 0);
+	*out_size = s.data ? s.size : cur_size;
+	*data = malloc(*out_size);
+	assert_non_null(*data);
+	memcpy(*data, s.data ? s.data : cur, *out_size);
+	*map = d.map ? d.map : s.map;
+	*nr_map = d.map ? d.nr_map : s.nr_map;
+	if (d.map && s.map)
+		b2b_map_compose(d.map, d.nr_map, s.map);
+	free(d.data);
+	free(s.data);
+	if (d.map)
+		free(s.map);
+}
+
+/*
+ * b2b_post_run() lays dedup's kept types out once, in the sort (hash path),
+ * instead of dedup then sort each laying the BTF out: same bytes, same id
+ * map, on random BTFs where dedup drops types and where it does not.
+ */
+static void test_dedup_sort_in_one_layout(void **state)
+{
+	unsigned int dropped = 0;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		__u32 first_new, *map, nr_map, *equal = NULL;
+		struct btf *btf = random_btf(&first_new);
+		struct b2b_post_result res;
+		size_t size, want_size;
+		const void *raw = raw_of(btf, &size);
+		struct b2b_post_in in = {
+			.data = raw, .size = size, .first_new = first_new,
+			.dedup = true, .sort = true,
+		};
+		void *want;
+
+		dedup_then_sort(raw, size, first_new, &want, &want_size, &map, &nr_map);
+		assert_int_equal(b2b_post_run(&in, &res), 0);
+		assert_int_equal(res.btf.data ? res.btf.size : size, want_size);
+		assert_memory_equal(res.btf.data ? res.btf.data : raw, want, want_size);
+		assert_int_equal(!res.btf.map, !map);
+		if (map) {
+			assert_int_equal(res.btf.nr_map, nr_map);
+			assert_memory_equal(res.btf.map, map, nr_map * sizeof(*map));
+		}
+		if (b2b_dedup_equals(raw, size, NULL, first_new, &equal) == 0 && equal)
+			dropped++;
+		free(equal);
+		free(want);
+		free(map);
+		b2b_post_result_free(&res);
+		btf__free(btf);
+	}
+	print_message("dedup+sort: %u of 300 random BTFs with types dropped in one layout\n",
+		      dropped);
+	assert_true(dropped > 100);
+}
+
 static void test_dedup_fixtures(void **state)
 {
 	const char *fx[] = { "kfuncs.gcc.o", "kfuncs.clang.o", "basic.o" };
@@ -1096,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(test_sort_big_endian),
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),
+		cmocka_unit_test(test_dedup_sort_in_one_layout),
 		cmocka_unit_test(test_dedup_fixtures),
 		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_sys_vmlinux),

@@ -224,6 +224,13 @@ __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, in
 				     : idx->want[slot->want - 1].any_id;
 }
 
+__u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind)
+{
+	if (want <= 0 || (size_t)want > idx->nr)
+		return 0;
+	return kind == BTF_KIND_FUNC ? idx->want[want - 1].func_id : idx->want[want - 1].any_id;
+}
+
 /* ---- decl tag index ---- */
 
 /*
@@ -365,13 +372,6 @@ static struct rec *get_rec(struct builder *b, __u32 id)
 	b->recs[b->nr].id = id;
 	*slot = ++b->nr;
 	return &b->recs[b->nr - 1];
-}
-
-__u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind)
-{
-	if (want <= 0 || (size_t)want > idx->nr)
-		return 0;
-	return kind == BTF_KIND_FUNC ? idx->want[want - 1].func_id : idx->want[want - 1].any_id;
 }
 
 /* FUNC id of a set8 entry in the split part, or 0 (the plan says why). */
