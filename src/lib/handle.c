@@ -18,7 +18,6 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_tag_index_free(&b->tags);
 	b2b_name_index_free(&b->names);
 	b2b_name_index_free(&b->base_names);
-	free(b->entry_want);
 	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
 	btf__free(b->btf);

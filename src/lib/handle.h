@@ -35,7 +35,6 @@ struct btf2btf {
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
 	 * has what is asked later); base_names: of the base, kept */
 	struct b2b_name_index names, base_names;
-	int *entry_want;		/* while opening: per set8 entry, b2b_name_index_want() of names */
 	struct b2b_tag_index tags;
 	struct b2b_kfuncs kfuncs;
 	struct b2b_plan plan;

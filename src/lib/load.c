@@ -126,8 +126,10 @@ static const char *func_name(const struct btf2btf *b, __u32 id)
 }
 
 /* Register every name a lookup will ask for, then find them all in one
- * scan of the BTF (and one of the base). */
-static int index_names(struct btf2btf *b)
+ * scan of the BTF (and one of the base). *entry_want (the caller frees it):
+ * per entry, its name's number in b->names, by which the kfunc table finds
+ * the entry's FUNC without hashing the name again. */
+static int index_names(struct btf2btf *b, int **entry_want)
 {
 	size_t nr = b->ids.nr_entries;
 	int err;
@@ -137,9 +139,7 @@ static int index_names(struct btf2btf *b)
 	if (!err && b->base)
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
-	/* per entry, its name's number in b->names: the kfunc table finds
-	 * the entry's FUNC by it without hashing the name again */
-	if (!err && nr && !(b->entry_want = calloc(nr, sizeof(*b->entry_want))))
+	if (!err && nr && !(*entry_want = calloc(nr, sizeof(**entry_want))))
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
@@ -159,7 +159,7 @@ static int index_names(struct btf2btf *b)
 		if (want < 0)
 			err = want;
 		else
-			b->entry_want[i] = want;
+			(*entry_want)[i] = want;
 	}
 	if (err)
 		return err;
@@ -198,18 +198,19 @@ static int collect(struct btf2btf *b)
 		.features = b->features,
 		.log = &b->log,
 	};
+	int *entry_want = NULL;
 	int err;
 
 	err = b2b_tag_index_build(&b->tags, b->btf);
 	if (!err)
-		err = index_names(b);
-	if (err)
+		err = index_names(b, &entry_want);
+	if (err) {
+		free(entry_want);
 		return b2b_errno(&b->log, err, "out of memory");
-	err = b2b_collect_kfuncs(b->btf, &b->names, b->entry_want, &b->tags, &b->ids, &b->kfuncs,
+	}
+	err = b2b_collect_kfuncs(b->btf, &b->names, entry_want, &b->tags, &b->ids, &b->kfuncs,
 				 &b->log);
-	/* numbers of b->names: the index is kept, but this served its purpose */
-	free(b->entry_want);
-	b->entry_want = NULL;
+	free(entry_want);
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
 	/* the split part's names served the table and the plan; what the
