@@ -42,7 +42,7 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
  * b2b_dedup()'s hash path without the layout, for a pass that lays the
  * types out anyway (the sort): *equal (NULL: nothing dropped) gets, per id,
  * the kept type a dropped one equals, or the id itself. 1 when the hash path
- * cannot decide (run b2b_dedup(), which falls back to btf__dedup()).
+ * cannot decide: then only btf__dedup() can (b2b_dedup_full()).
  */
 int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u32 first_new,
 		     __u32 **equal);

@@ -146,6 +146,16 @@ void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 		map[i] = second[map[i]];
 }
 
+/* t copied to types + pos with its references remapped; the next pos. */
+static __u32 lay_out(char *types, __u32 pos, const struct btf_type *t, const __u32 *map, __u32 cnt)
+{
+	__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
+
+	memcpy(dst, t, words * 4);
+	b2b_type_remap(dst, map, cnt);
+	return pos + words * 4;
+}
+
 int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 			  const __u32 *equal, struct b2b_pass_out *out)
 {
@@ -206,24 +216,12 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 		err = -ENOMEM;
 		goto out;
 	}
-	for (__u32 id = r.start_id, i = 0; i < nr_anon + nr; i++) {
-		const struct btf_type *t;
-		__u32 words, *dst = (__u32 *)(types + pos);
-
-		if (i < nr_anon) {
-			/* the next kept anonymous type, in id order */
-			while ((equal && equal[id] != id) ||
-			       *b2b_raw_name(&r, b2b_raw_type(&r, id)))
-				id++;
-			t = b2b_raw_type(&r, id++);
-		} else {
-			t = b2b_raw_type(&r, keys[i - nr_anon].id);
-		}
-		words = b2b_type_words(t);
-		memcpy(dst, t, words * 4);
-		b2b_type_remap(dst, map, cnt);
-		pos += words * 4;
-	}
+	/* the anonymous types are the kept ones map put first, in id order */
+	for (__u32 id = r.start_id; id < cnt; id++)
+		if ((!equal || equal[id] == id) && map[id] < r.start_id + nr_anon)
+			pos = lay_out(types, pos, b2b_raw_type(&r, id), map, cnt);
+	for (__u32 i = 0; i < nr; i++)
+		pos = lay_out(types, pos, b2b_raw_type(&r, keys[i].id), map, cnt);
 	out->map = map;
 	out->nr_map = cnt;
 	map = NULL;
