@@ -408,6 +408,47 @@ static void test_raw_output_matches_memory(void **state)
 	th_cleanup();
 }
 
+/*
+ * Without a post-pass, a raw write streams the result from its pieces (the
+ * types 64 KB at a time, repointings patched in each piece); raw_btf() lays
+ * it out whole. A BTF of many pieces, repointed FUNCs in every one of them
+ * and a new string per _impl: the same bytes both ways, and as read back.
+ */
+static void test_streamed_write_matches_laid_out(void **state)
+{
+	const char *path = th_path("many.o"), *out = th_path("many.btf");
+	const struct btf_type *t;
+	struct btf2btf *b;
+	const void *raw;
+	size_t size, fsize;
+	struct btf *btf;
+	void *file;
+	int impl;
+
+	(void)state;
+	assert_int_equal(fx_write_synthetic(path, 6000, 2, 3, 500), 0);
+	b = th_open(path, NULL);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(btf2btf__stats(b)->transformed, 2000);
+	assert_int_equal(btf2btf__write_raw(b, out), 0);
+	assert_int_equal(btf2btf__raw_btf(b, &raw, &size), 0);
+	assert_true(size > 4 * 64 * 1024);
+	file = th_read(out, &fsize);
+	assert_int_equal(fsize, size);
+	assert_memory_equal(file, raw, size);
+	free(file);
+	btf2btf__close(b);
+	/* the last kfunc flagged, in the last piece: reduced, its _impl new */
+	btf = th_parse(out, NULL);
+	impl = th_find(btf, "bpf_synth_kfunc_5997_impl", BTF_KIND_FUNC);
+	assert_true(impl > 0);
+	t = btf__type_by_id(btf, th_find(btf, "bpf_synth_kfunc_5997", BTF_KIND_FUNC));
+	assert_int_equal(btf_vlen(btf__type_by_id(btf, t->type)) + 1,
+			 btf_vlen(btf__type_by_id(btf, btf__type_by_id(btf, impl)->type)));
+	btf__free(btf);
+	th_cleanup();
+}
+
 static void test_elf_image_matches_file(void **state)
 {
 	const char *path = th_copy_fixture("basic-exec.o", "e.o");
@@ -533,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_add_kfunc_tags),
 		cmocka_unit_test(test_split_module_with_base),
 		cmocka_unit_test(test_raw_output_matches_memory),
+		cmocka_unit_test(test_streamed_write_matches_laid_out),
 		cmocka_unit_test(test_elf_image_matches_file),
 		cmocka_unit_test(test_executable_layout_kept),
 		cmocka_unit_test(test_btf_not_last_section_relocated),

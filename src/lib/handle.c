@@ -22,6 +22,7 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->set8_view);
 	btf__free(b->btf);
 	free(b->out);
+	b2b_merge_free(b->merge);
 	btf__free(b->base);
 	btf__free(b->full_base);
 	free(b->base_out);
@@ -31,11 +32,29 @@ void btf2btf__close(struct btf2btf *b)
 	free(b);
 }
 
+int b2b_lay_out(struct btf2btf *b)
+{
+	int err;
+
+	if (!b->merge)
+		return 0;
+	err = b2b_merge_lay_out(b->merge, &b->out, &b->out_size);
+	if (err)
+		return b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
+				 strerror(-err));
+	b2b_merge_free(b->merge);
+	b->merge = NULL;
+	return 0;
+}
+
 int b2b_materialise(struct btf2btf *b)
 {
 	struct btf *btf;
 	int err;
 
+	err = b2b_lay_out(b);
+	if (err)
+		return err;
 	if (!b->out)
 		return 0;
 	errno = 0;
@@ -63,7 +82,10 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	const void *raw;
 	int err;
 
-	if (b->out && btf__endianness(b->btf) == b2b_native_endianness()) {
+	if ((b->out || b->merge) && btf__endianness(b->btf) == b2b_native_endianness()) {
+		err = b2b_lay_out(b);
+		if (err)
+			return err;
 		*data = b->out;
 		*size = b->out_size;
 		return 0;

@@ -6,6 +6,7 @@
 #ifndef BTF2BTF_HANDLE_H
 #define BTF2BTF_HANDLE_H
 
+#include "btf_edit.h"
 #include "btf_ids.h"
 #include "elf_file.h"
 #include "kfuncs.h"
@@ -24,6 +25,7 @@ struct btf2btf {
 	struct btf *btf;		/* as read, until the result is parsed (b2b_materialise) */
 	void *out;			/* transformed raw BTF, native endian, not parsed yet */
 	size_t out_size;
+	struct b2b_merge *merge;	/* or the transformed BTF not laid out yet (on b->btf) */
 	struct btf *base;		/* the distilled base after a transform with distill */
 	struct btf *full_base;		/* the base read, once replaced by the distilled one */
 	void *base_out;			/* distilled base, raw native endian */
@@ -45,7 +47,9 @@ struct btf2btf {
  * what names them in messages. */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log);
-/* b->out parsed into b->btf; on failure b is as it was. */
+/* b->merge laid out into b->out; on failure b is as it was. */
+int b2b_lay_out(struct btf2btf *b);
+/* b->out (laid out first) parsed into b->btf; on failure b is as it was. */
 int b2b_materialise(struct btf2btf *b);
 
 #endif /* BTF2BTF_HANDLE_H */

@@ -260,6 +260,12 @@ static bool is_identity(const __u32 *map, __u32 nr)
 	return true;
 }
 
+/* dedup, sort or distill: passes that read the result laid out whole */
+static bool post_passes_wanted(const struct btf2btf *b)
+{
+	return b->features & (BTF2BTF_FEAT_DEDUP | BTF2BTF_FEAT_SORT) || b->distill;
+}
+
 /*
  * Dedup, distilled base and sort by name (b->features, b->distill) over the
  * transform's result (*out, or the BTF read when the transform changed
@@ -282,7 +288,7 @@ static int run_post_passes(const struct btf2btf *b, void **out, size_t out_size,
 	};
 	int err;
 
-	if (!in.dedup && !in.sort && !in.distill)
+	if (!post_passes_wanted(b))
 		return 0;
 	if (!in.data) {
 		struct btf *btf = b->btf;	/* endianness view only, restored */
@@ -351,8 +357,8 @@ static void finish(struct tx *tx)
 }
 
 /* Nothing here can fail: the transform's result becomes the handle's. */
-static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size, bool changed,
-		   struct b2b_post_result *res)
+static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
+		   struct b2b_merge *merge, bool changed, struct b2b_post_result *res)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
 		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
@@ -364,6 +370,7 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 	b->stats = tx->stats;
 	b->out = out;
 	b->out_size = out_size;
+	b->merge = merge;
 	if (res->btf.data) {
 		free(b->out);
 		b->out = res->btf.data;
@@ -389,9 +396,11 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 int btf2btf__transform(struct btf2btf *b)
 {
 	struct b2b_post_result res = { 0 };
+	struct b2b_merge *merge = NULL;
 	struct tx tx = { 0 };
 	void *out = NULL;
 	size_t out_size = 0;
+	__u32 first_new;
 	bool changed;
 	int err;
 
@@ -409,20 +418,29 @@ int btf2btf__transform(struct btf2btf *b)
 	changed = btf__type_cnt(tx.ext.btf ? tx.ext.btf : b->btf) > 1 || tx.ext.nr_retype;
 	if (!err && changed)
 		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
+	first_new = tx.ext.first_id;
+	/* the result is laid out only for a pass that reads it; else the
+	 * handle keeps the merge, and a raw write never holds it whole */
 	if (!err && changed) {
-		err = b2b_ext_merge(&tx.ext, &out, &out_size);
+		err = b2b_merge_new(&tx.ext, &merge);
+		if (!err && post_passes_wanted(b)) {
+			err = b2b_merge_lay_out(merge, &out, &out_size);
+			b2b_merge_free(merge);
+			merge = NULL;
+		}
 		if (err)
 			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
 				  strerror(-err));
 	}
 	if (!err)
-		err = run_post_passes(b, &out, out_size, tx.ext.first_id, &res);
+		err = run_post_passes(b, &out, out_size, first_new, &res);
 	if (err) {
+		b2b_merge_free(merge);
 		free(out);
 		finish(&tx);
 		return err;
 	}
-	commit(b, &tx, out, out_size, changed, &res);
+	commit(b, &tx, out, out_size, merge, changed, &res);
 	b2b_post_result_free(&res);
 	finish(&tx);
 	return 0;

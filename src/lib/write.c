@@ -40,6 +40,83 @@ static int write_bytes_to(const char *path, mode_t mode, const void *raw, size_t
 	return err;
 }
 
+/* What goes to the temp file, OUT_BUF bytes at a time: the merge's pieces
+ * range from a string to 64 KB of types. */
+#define OUT_BUF	(64 * 1024)
+
+struct out_sink {
+	struct b2b_out *out;
+	const struct b2b_log *log;
+	char *buf;
+	size_t len;
+	bool write_failed;	/* b2b_out_write() said why */
+};
+
+static int sink_write(struct out_sink *s, const void *data, size_t len)
+{
+	int err = b2b_out_write(s->out, data, len, s->log);
+
+	s->write_failed |= err != 0;
+	return err;
+}
+
+static int sink_flush(struct out_sink *s)
+{
+	int err = s->len ? sink_write(s, s->buf, s->len) : 0;
+
+	s->len = 0;
+	return err;
+}
+
+static int sink_out(void *ctx, const void *data, size_t len)
+{
+	struct out_sink *s = ctx;
+	int err;
+
+	if (s->len + len <= OUT_BUF) {
+		memcpy(s->buf + s->len, data, len);
+		s->len += len;
+		return 0;
+	}
+	err = sink_flush(s);
+	if (err)
+		return err;
+	if (len >= OUT_BUF)
+		return sink_write(s, data, len);
+	memcpy(s->buf, data, len);
+	s->len = len;
+	return 0;
+}
+
+/* The transformed BTF written from the merge's pieces, never laid out whole. */
+static int write_merge_to(struct btf2btf *b, const char *path, mode_t mode,
+			  const struct b2b_log *log)
+{
+	struct out_sink s = { .log = log };
+	struct b2b_out out;
+	int err;
+
+	s.buf = malloc(OUT_BUF);
+	if (!s.buf)
+		return b2b_errno(log, -ENOMEM, "out of memory");
+	err = b2b_out_begin(&out, path, mode, log);
+	if (err) {
+		free(s.buf);
+		return err;
+	}
+	s.out = &out;
+	err = b2b_merge_emit(b->merge, sink_out, &s);
+	if (err && !s.write_failed)
+		b2b_errno(log, err, "cannot lay out the transformed BTF: %s", strerror(-err));
+	if (!err)
+		err = sink_flush(&s);
+	free(s.buf);
+	if (!err)
+		return b2b_out_commit(&out, log);
+	b2b_out_abort(&out);
+	return err;
+}
+
 static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
 {
 	struct b2b_log log = b->log;
@@ -48,6 +125,8 @@ static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
 	int err;
 
 	log.path = path;
+	if (b->merge && btf__endianness(b->btf) == b2b_native_endianness())
+		return write_merge_to(b, path, mode, &log);
 	err = btf2btf__raw_btf(b, &raw, &size);
 	if (err)
 		return err;
