@@ -345,34 +345,18 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
 
 /* ---- the table ---- */
 
-struct rec {
-	__u32 id;
-	__u32 flags;
-	unsigned int found_by;
-	const char *name;	/* a set8 entry's (lives with the handle), or NULL */
-};
-
+/*
+ * Built straight into its final array, in three passes: mark every FUNC a
+ * kfunc tag or a BTF_SET8_KFUNCS entry names (by how it was found), number
+ * the marked ones in id order (the order the table is kept in: no sort of
+ * 80-byte items) and fill them, then take the entries' flags and names.
+ */
 struct builder {
 	const struct btf *btf;
 	__u32 start;
-	__u32 *rec_of;		/* type id - start -> record index + 1 */
-	struct rec *recs;
-	size_t nr, cap;
+	__u32 *item_of;		/* type id - start: found_by bits, then item index + 1 */
+	__u32 *ent_item;	/* per entry: its FUNC's item index + 1, 0 */
 };
-
-static struct rec *get_rec(struct builder *b, __u32 id)
-{
-	__u32 *slot = &b->rec_of[id - b->start];
-
-	if (*slot)
-		return &b->recs[*slot - 1];
-	if (b2b_grow((void **)&b->recs, &b->cap, b->nr + 1, sizeof(*b->recs)))
-		return NULL;
-	memset(&b->recs[b->nr], 0, sizeof(b->recs[0]));
-	b->recs[b->nr].id = id;
-	*slot = ++b->nr;
-	return &b->recs[b->nr - 1];
-}
 
 /* FUNC id of a set8 entry in the split part, or 0 (the plan says why). */
 static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *ent,
@@ -388,27 +372,28 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 }
 
 /*
- * "a,b": the distinct set8 names listing each record, in set order (NULL:
- * listed by none). Two passes over the entries, sorted by set so that a
- * repeat is adjacent: the lengths, then the strings. A record listed by one
+ * k->sets: "a,b", the distinct set8 names listing each kfunc, in set order
+ * ("" when none). Two passes over the entries, sorted by set so that a
+ * repeat is adjacent: the lengths, then the strings. A kfunc listed by one
  * set8 only (the rule) gets that set's name itself, which lives with the
  * handle: no copy per kfunc.
  */
-static const char **set_lists(struct builder *b, const struct b2b_btf_ids *ids,
-			      const __u32 *ent_rec, struct b2b_kfuncs *out)
+static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
+		     struct b2b_kfuncs *out)
 {
-	size_t nr = b->nr ? b->nr : 1;
-	const char **lists = calloc(nr, sizeof(*lists));
-	size_t *lens = calloc(nr, sizeof(*lens));
+	size_t nr = out->nr ? out->nr : 1;
+	__u32 *lens = calloc(nr, sizeof(*lens));
 	__u32 *last = calloc(nr, sizeof(*last));
+	int err = -ENOMEM;
 	char *list;
 
-	if (!lists || !lens || !last)
-		goto fail;
+	if (!lens || !last)
+		goto out;
 	for (int pass = 0; pass < 2; pass++) {
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
-			__u32 r = ent_rec[i];
+			__u32 r = b->ent_item[i];
+			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
 
@@ -418,26 +403,26 @@ static const char **set_lists(struct builder *b, const struct b2b_btf_ids *ids,
 			name = ids->sets[ids->entries[i].set].name;
 			len = strlen(name);
 			if (!pass) {
-				/* the first set8: lists[] takes its name; from the
-				 * second on, lens[] counts the list (commas, NUL) */
-				if (!lists[r - 1] && !lens[r - 1]) {
-					lists[r - 1] = name;
+				/* the first set8: k->sets takes its name; from
+				 * the second on, lens[] counts the list (commas, NUL) */
+				if (!k->sets && !lens[r - 1]) {
+					k->sets = name;
 					continue;
 				}
-				if (lists[r - 1])
-					lens[r - 1] = strlen(lists[r - 1]) + 1;
+				if (k->sets)
+					lens[r - 1] = strlen(k->sets) + 1;
 				lens[r - 1] += len + 1;
-				lists[r - 1] = NULL;
+				k->sets = NULL;
 				continue;
 			}
 			if (!lens[r - 1])
-				continue;	/* one set8: lists[] has its name */
-			list = (char *)lists[r - 1];
+				continue;	/* one set8: k->sets is its name */
+			list = (char *)k->sets;
 			if (!list) {
 				list = b2b_arena_alloc(&out->strs, lens[r - 1]);
 				if (!list)
-					goto fail;
-				lists[r - 1] = list;
+					goto out;
+				k->sets = list;
 				lens[r - 1] = 0;
 			} else {
 				list[lens[r - 1]++] = ',';
@@ -446,56 +431,41 @@ static const char **set_lists(struct builder *b, const struct b2b_btf_ids *ids,
 			lens[r - 1] += len;
 		}
 	}
+	for (size_t i = 0; i < out->nr; i++)
+		if (!out->items[i].sets)
+			out->items[i].sets = "";
+	err = 0;
+out:
 	free(lens);
 	free(last);
-	return lists;
-fail:
-	free(lists);
-	free(lens);
-	free(last);
-	return NULL;
+	return err;
 }
 
-static int build_items(struct builder *b, const struct b2b_btf_ids *ids, const __u32 *ent_rec,
-		       struct b2b_kfuncs *out)
+/* The marked FUNCs numbered and their items filled, but for the entries'. */
+static int number_items(struct builder *b, struct b2b_kfuncs *out)
 {
-	const char **lists = set_lists(b, ids, ent_rec, out);
+	__u32 cnt = btf__type_cnt(b->btf), nr = 0;
 
-	if (!lists)
-		return -ENOMEM;
-	out->items = calloc(b->nr ? b->nr : 1, sizeof(*out->items));
+	for (__u32 id = b->start; id < cnt; id++)
+		nr += b->item_of[id - b->start] != 0;
+	out->items = b2b_fault_nomem() ? NULL : calloc(nr ? nr : 1, sizeof(*out->items));
 	if (!out->items)
-		goto fail;
-	/* in id order, as the table is kept: the records by the type they are
-	 * of, not in the order they were met (no sort of 80-byte items) */
-	for (__u32 id = b->start; id < btf__type_cnt(b->btf); id++) {
-		__u32 ri = b->rec_of[id - b->start];	/* record index + 1 */
-		const struct rec *r = ri ? &b->recs[ri - 1] : NULL;
-		const struct btf_type *t;
+		return -ENOMEM;
+	for (__u32 id = b->start; id < cnt; id++) {
+		__u32 *mark = &b->item_of[id - b->start];
 		struct btf2btf_kfunc *k;
 
-		if (!r || !r->found_by)
+		if (!*mark)
 			continue;
-		t = btf__type_by_id(b->btf, r->id);
-		k = &out->items[out->nr++];
-		k->btf_id = r->id;
-		k->flags = r->flags;
-		k->found_by = r->found_by;
-		k->orig_proto_id = t->type;
+		k = &out->items[out->nr];
+		k->btf_id = id;
+		k->found_by = *mark;
+		k->orig_proto_id = btf__type_by_id(b->btf, id)->type;
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
-		/* never b->btf's strings: b->btf is replaced when the result is parsed */
-		k->name = r->name ? r->name
-				  : b2b_arena_strdup(&out->strs, btf__name_by_offset(b->btf, t->name_off));
-		k->sets = lists[ri - 1] ? lists[ri - 1] : "";
-		if (!k->name)
-			goto fail;
+		*mark = ++out->nr;
 	}
-	free(lists);
 	return 0;
-fail:
-	free(lists);
-	return -ENOMEM;
 }
 
 int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
@@ -505,63 +475,68 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct builder b = { .btf = btf, .start = base ? btf__type_cnt(base) : 1 };
-	__u32 *ent_rec = NULL, kfunc_name_off = 0;
+	__u32 kfunc_name_off = 0;
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	b.rec_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.rec_of));
-	/* a record per kfunc tag and per entry at most: one allocation */
-	if (b2b_grow((void **)&b.recs, &b.cap, tags->nr + ids->nr_entries + 1, sizeof(*b.recs)))
-		goto out;
-	ent_rec = calloc(ids->nr_entries + 1, sizeof(*ent_rec));
+	b.item_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.item_of));
+	b.ent_item = calloc(ids->nr_entries + 1, sizeof(*b.ent_item));
 	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
-	if (!b.rec_of || !ent_rec || !out->entry_func)
+	if (!b.item_of || !b.ent_item || !out->entry_func)
 		goto out;
 
 	for (size_t i = 0; i < tags->nr; i++) {
 		const struct btf_type *tag = btf__type_by_id(btf, tags->ids[i]);
 		const struct btf_type *t = btf__type_by_id(btf, tag->type);
-		struct rec *r;
 
-		if (!is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) || !btf_is_func(t) ||
-		    tag->type < b.start)
-			continue;
-		r = get_rec(&b, tag->type);
-		if (!r)
-			goto out;
-		r->found_by |= BTF2BTF_FOUND_TAG;
+		if (is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) && btf_is_func(t) &&
+		    tag->type >= b.start)
+			b.item_of[tag->type - b.start] |= BTF2BTF_FOUND_TAG;
 	}
-
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		__u32 id = entry_func(&b, ent, names, entry_want ? entry_want[i] : 0);
-		struct rec *r;
 
 		out->entry_func[i] = id;
-		if (!id)
-			continue;
-		r = get_rec(&b, id);
-		if (!r)
-			goto out;
-		ent_rec[i] = b.rec_of[id - b.start];
-		if (ent->name)
-			r->name = ent->name;
 		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc */
-		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS) {
-			r->flags |= ent->flags;
-			r->found_by |= BTF2BTF_FOUND_SET8;
-		}
+		if (id && (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS))
+			b.item_of[id - b.start] |= BTF2BTF_FOUND_SET8;
 	}
+	err = number_items(&b, out);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < ids->nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &ids->entries[i];
+		__u32 id = out->entry_func[i], item = id ? b.item_of[id - b.start] : 0;
+		struct btf2btf_kfunc *k = &out->items[item ? item - 1 : 0];
 
-	err = build_items(&b, ids, ent_rec, out);
+		if (!item)
+			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
+		b.ent_item[i] = item;
+		if (ent->name)
+			k->name = ent->name;	/* lives with the handle */
+		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS)
+			k->flags |= ent->flags;
+	}
+	for (size_t i = 0; i < out->nr; i++) {
+		struct btf2btf_kfunc *k = &out->items[i];
+
+		/* never btf's strings: the handle's BTF is replaced when the
+		 * result is parsed */
+		if (!k->name)
+			k->name = b2b_arena_strdup(&out->strs,
+						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
+		if (!k->name)
+			goto out;
+	}
+	err = set_lists(&b, ids, out);
 out:
 	if (err == -ENOMEM)
 		b2b_err(log, "out of memory");
 	if (err)
 		b2b_kfuncs_free(out);
-	free(b.rec_of);
-	free(b.recs);
-	free(ent_rec);
+	free(b.item_of);
+	free(b.ent_item);
 	return err;
 }
 
