@@ -184,7 +184,7 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 			uint64_t off = set->off + SET8_HDR + (uint64_t)i * PAIR;
 			const char *p = (const char *)sec->data + off;
 			struct b2b_set8_entry ent = {
-				.set = s, .off = off,
+				.set = s, .off = (uint32_t)off,
 				.id = b2b_elf_word(e, p), .flags = b2b_elf_word(e, p + 4),
 			};
 
@@ -229,7 +229,7 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 			continue;
 		}
 		ent.set = s;
-		ent.off = off;
+		ent.off = (uint32_t)off;
 		ent.flags = b2b_elf_word(e, (const char *)sec->data + off + 4);
 		ent.name = b2b_arena_strdup(&ids->names, fname);
 		if (!ent.name || add_entry(ids, &cap, &ent))
@@ -260,6 +260,10 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 		return err;
 	if (sec.size % 4)
 		return b2b_errno(log, -EINVAL, ".BTF_ids: size %zu is not a multiple of 4", sec.size);
+	/* an entry keeps its offset in 32 bits (a 24-byte entry, not 32) */
+	if (sec.size > UINT32_MAX)
+		return b2b_errno(log, -E2BIG, ".BTF_ids: %zu bytes, more than the 4 GiB a set8 entry can address",
+				 sec.size);
 	err = b2b_elf_symtab(e, &symtab, log);
 	if (err == -ENOENT) {
 		b2b_warn(log, "has .BTF_ids but no symbol table: set8 flags cannot be read");

@@ -21,7 +21,7 @@ struct b2b_set8 {
 /* One (id, flags) pair of a set8 as we could attribute it to a function. */
 struct b2b_set8_entry {
 	char *name;		/* unresolved object: from the entry's symbol */
-	uint64_t off;		/* of the pair, in .BTF_ids */
+	uint32_t off;		/* of the pair, in .BTF_ids (at most 4 GiB, checked) */
 	uint32_t set;		/* index in b2b_btf_ids.sets */
 	uint32_t id;		/* resolved object: the id the pair holds */
 	uint32_t flags;

@@ -355,7 +355,6 @@ struct builder {
 	const struct btf *btf;
 	__u32 start;
 	__u32 *item_of;		/* type id - start: found_by bits, then item index + 1 */
-	__u32 *ent_item;	/* per entry: its FUNC's item index + 1, 0 */
 };
 
 /* FUNC id of a set8 entry in the split part, or 0 (the plan says why). */
@@ -371,15 +370,19 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 	return ent->id >= b->start && t && btf_is_func(t) ? ent->id : 0;
 }
 
+/* Entry i's item index + 1, 0 when its FUNC is no kfunc. */
+static __u32 entry_item(const struct builder *b, const struct b2b_kfuncs *out, size_t i)
+{
+	return out->entry_func[i] ? b->item_of[out->entry_func[i] - b->start] : 0;
+}
+
 /*
- * k->sets: "a,b", the distinct set8 names listing each kfunc, in set order
- * ("" when none). Two passes over the entries, sorted by set so that a
- * repeat is adjacent: the lengths, then the strings. A kfunc listed by one
- * set8 only (the rule) gets that set's name itself, which lives with the
- * handle: no copy per kfunc.
+ * k->sets of kfuncs listed by more than one set8: "a,b", the distinct set8
+ * names in set order. Two passes over the entries, sorted by set so that a
+ * repeat is adjacent: the lengths, then the strings.
  */
-static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
-		     struct b2b_kfuncs *out)
+static int join_set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
+			  struct b2b_kfuncs *out)
 {
 	size_t nr = out->nr ? out->nr : 1;
 	__u32 *lens = calloc(nr, sizeof(*lens));
@@ -389,10 +392,12 @@ static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
 
 	if (!lens || !last)
 		goto out;
+	for (size_t i = 0; i < out->nr; i++)
+		out->items[i].sets = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
-			__u32 r = b->ent_item[i];
+			__u32 r = entry_item(b, out, i);
 			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
@@ -431,13 +436,40 @@ static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
 			lens[r - 1] += len;
 		}
 	}
-	for (size_t i = 0; i < out->nr; i++)
-		if (!out->items[i].sets)
-			out->items[i].sets = "";
 	err = 0;
 out:
 	free(lens);
 	free(last);
+	return err;
+}
+
+/*
+ * k->sets: the set8 names listing each kfunc ("" when none). A kfunc listed
+ * by one set8 only (the rule) gets that set's name itself, which lives with
+ * the handle: no copy per kfunc, and no memory at all when every kfunc is
+ * listed by one set8 (one set is one name pointer, in every entry of it).
+ */
+static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
+		     struct b2b_kfuncs *out)
+{
+	bool joined = false;
+	int err = 0;
+
+	for (size_t i = 0; i < ids->nr_entries && !joined; i++) {
+		__u32 r = entry_item(b, out, i);
+		struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
+		const char *name = ids->sets[ids->entries[i].set].name;
+
+		if (!r)
+			continue;
+		joined = k->sets && k->sets != name;
+		k->sets = name;
+	}
+	if (joined)
+		err = join_set_lists(b, ids, out);
+	for (size_t i = 0; i < out->nr; i++)
+		if (!out->items[i].sets)
+			out->items[i].sets = "";
 	return err;
 }
 
@@ -480,9 +512,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 	memset(out, 0, sizeof(*out));
 	b.item_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.item_of));
-	b.ent_item = calloc(ids->nr_entries + 1, sizeof(*b.ent_item));
 	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
-	if (!b.item_of || !b.ent_item || !out->entry_func)
+	if (!b.item_of || !out->entry_func)
 		goto out;
 
 	for (size_t i = 0; i < tags->nr; i++) {
@@ -512,7 +543,6 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 		if (!item)
 			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
-		b.ent_item[i] = item;
 		if (ent->name)
 			k->name = ent->name;	/* lives with the handle */
 		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS)
@@ -536,7 +566,6 @@ out:
 	if (err)
 		b2b_kfuncs_free(out);
 	free(b.item_of);
-	free(b.ent_item);
 	return err;
 }
 
