@@ -347,14 +347,15 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
 
 /*
  * Built straight into its final array, in three passes: mark every FUNC a
- * kfunc tag or a BTF_SET8_KFUNCS entry names (by how it was found), number
- * the marked ones in id order (the order the table is kept in: no sort of
- * 80-byte items) and fill them, then take the entries' flags and names.
+ * kfunc tag or a BTF_SET8_KFUNCS entry names (by how it was found, a byte
+ * per type), number the marked ones in id order (the order the table is
+ * kept in: no sort of 80-byte items) and fill them, then take the entries'
+ * flags and names (an entry's item found by its FUNC, near the previous).
  */
 struct builder {
 	const struct btf *btf;
 	__u32 start;
-	__u32 *item_of;		/* type id - start: found_by bits, then item index + 1 */
+	__u8 *found_by;		/* type id - start: BTF2BTF_FOUND_* bits */
 };
 
 /* FUNC id of a set8 entry in the split part, or 0 (the plan says why). */
@@ -370,10 +371,13 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 	return ent->id >= b->start && t && btf_is_func(t) ? ent->id : 0;
 }
 
-/* Entry i's item index + 1, 0 when its FUNC is no kfunc. */
-static __u32 entry_item(const struct builder *b, const struct b2b_kfuncs *out, size_t i)
+/* Entry i's item index + 1, 0 when its FUNC is no kfunc; *hint: the
+ * previous entry's (a set8 lists its FUNCs in id order as a rule). */
+static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 {
-	return out->entry_func[i] ? b->item_of[out->entry_func[i] - b->start] : 0;
+	const struct btf2btf_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
+
+	return k ? k - out->items + 1 : 0;
 }
 
 /*
@@ -381,8 +385,7 @@ static __u32 entry_item(const struct builder *b, const struct b2b_kfuncs *out, s
  * names in set order. Two passes over the entries, sorted by set so that a
  * repeat is adjacent: the lengths, then the strings.
  */
-static int join_set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
-			  struct b2b_kfuncs *out)
+static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 {
 	size_t nr = out->nr ? out->nr : 1;
 	__u32 *lens = calloc(nr, sizeof(*lens));
@@ -395,9 +398,11 @@ static int join_set_lists(const struct builder *b, const struct b2b_btf_ids *ids
 	for (size_t i = 0; i < out->nr; i++)
 		out->items[i].sets = NULL;
 	for (int pass = 0; pass < 2; pass++) {
+		size_t hint = 0;
+
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
-			__u32 r = entry_item(b, out, i);
+			__u32 r = entry_item(out, i, &hint);
 			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
@@ -449,14 +454,14 @@ out:
  * the handle: no copy per kfunc, and no memory at all when every kfunc is
  * listed by one set8 (one set is one name pointer, in every entry of it).
  */
-static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
-		     struct b2b_kfuncs *out)
+static int set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 {
+	size_t hint = 0;
 	bool joined = false;
 	int err = 0;
 
 	for (size_t i = 0; i < ids->nr_entries && !joined; i++) {
-		__u32 r = entry_item(b, out, i);
+		__u32 r = entry_item(out, i, &hint);
 		struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 		const char *name = ids->sets[ids->entries[i].set].name;
 
@@ -466,36 +471,35 @@ static int set_lists(const struct builder *b, const struct b2b_btf_ids *ids,
 		k->sets = name;
 	}
 	if (joined)
-		err = join_set_lists(b, ids, out);
+		err = join_set_lists(ids, out);
 	for (size_t i = 0; i < out->nr; i++)
 		if (!out->items[i].sets)
 			out->items[i].sets = "";
 	return err;
 }
 
-/* The marked FUNCs numbered and their items filled, but for the entries'. */
-static int number_items(struct builder *b, struct b2b_kfuncs *out)
+/* The FUNCs found numbered in id order and their items filled, but for
+ * what the entries give. */
+static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 {
 	__u32 cnt = btf__type_cnt(b->btf), nr = 0;
 
 	for (__u32 id = b->start; id < cnt; id++)
-		nr += b->item_of[id - b->start] != 0;
+		nr += b->found_by[id - b->start] != 0;
 	out->items = b2b_fault_nomem() ? NULL : calloc(nr ? nr : 1, sizeof(*out->items));
 	if (!out->items)
 		return -ENOMEM;
 	for (__u32 id = b->start; id < cnt; id++) {
-		__u32 *mark = &b->item_of[id - b->start];
 		struct btf2btf_kfunc *k;
 
-		if (!*mark)
+		if (!b->found_by[id - b->start])
 			continue;
-		k = &out->items[out->nr];
+		k = &out->items[out->nr++];
 		k->btf_id = id;
-		k->found_by = *mark;
+		k->found_by = b->found_by[id - b->start];
 		k->orig_proto_id = btf__type_by_id(b->btf, id)->type;
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
-		*mark = ++out->nr;
 	}
 	return 0;
 }
@@ -508,12 +512,13 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	const struct btf *base = btf__base_btf(btf);
 	struct builder b = { .btf = btf, .start = base ? btf__type_cnt(base) : 1 };
 	__u32 kfunc_name_off = 0;
+	size_t hint = 0;
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	b.item_of = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.item_of));
+	b.found_by = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
 	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
-	if (!b.item_of || !out->entry_func)
+	if (!b.found_by || !out->entry_func)
 		goto out;
 
 	for (size_t i = 0; i < tags->nr; i++) {
@@ -522,7 +527,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 		if (is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) && btf_is_func(t) &&
 		    tag->type >= b.start)
-			b.item_of[tag->type - b.start] |= BTF2BTF_FOUND_TAG;
+			b.found_by[tag->type - b.start] |= BTF2BTF_FOUND_TAG;
 	}
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
@@ -531,14 +536,17 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		out->entry_func[i] = id;
 		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc */
 		if (id && (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS))
-			b.item_of[id - b.start] |= BTF2BTF_FOUND_SET8;
+			b.found_by[id - b.start] |= BTF2BTF_FOUND_SET8;
 	}
 	err = number_items(&b, out);
 	if (err)
 		goto out;
+	/* the marks served: their memory serves what follows */
+	free(b.found_by);
+	b.found_by = NULL;
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
-		__u32 id = out->entry_func[i], item = id ? b.item_of[id - b.start] : 0;
+		__u32 item = entry_item(out, i, &hint);
 		struct btf2btf_kfunc *k = &out->items[item ? item - 1 : 0];
 
 		if (!item)
@@ -556,16 +564,18 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		if (!k->name)
 			k->name = b2b_arena_strdup(&out->strs,
 						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
-		if (!k->name)
+		if (!k->name) {
+			err = -ENOMEM;
 			goto out;
+		}
 	}
-	err = set_lists(&b, ids, out);
+	err = set_lists(ids, out);
 out:
 	if (err == -ENOMEM)
 		b2b_err(log, "out of memory");
 	if (err)
 		b2b_kfuncs_free(out);
-	free(b.item_of);
+	free(b.found_by);
 	return err;
 }
 

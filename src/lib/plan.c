@@ -307,16 +307,35 @@ static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, c
 			set, ent->name);
 }
 
+/* More BTF_SET8_KFUNCS entries name a kfunc than there are kfuncs found
+ * by them: some kfunc has two, whose flags must agree. */
+static bool kfunc_listed_twice(const struct planner *p)
+{
+	const struct b2b_btf_ids *ids = p->in->ids;
+	size_t entries = 0, kfuncs = 0;
+
+	for (size_t i = 0; i < ids->nr_entries; i++)
+		entries += p->k->entry_func[i] &&
+			   (ids->sets[ids->entries[i].set].flags & BTF2BTF_SET8_KFUNCS);
+	for (size_t i = 0; i < p->k->nr; i++)
+		kfuncs += !!(p->k->items[i].found_by & BTF2BTF_FOUND_SET8);
+	return entries > kfuncs;
+}
+
 static void plan_entries(struct planner *p)
 {
 	const struct b2b_btf_ids *ids = p->in->ids;
-	struct seen *seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
+	struct seen *seen = NULL;
 	char fa[256], fb[256];
 	size_t hint = 0;
 
-	if (!seen) {
-		p->err = -ENOMEM;
-		return;
+	/* a kfunc per entry (the rule): no first entry to remember */
+	if (kfunc_listed_twice(p)) {
+		seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
+		if (!seen) {
+			p->err = -ENOMEM;
+			return;
+		}
 	}
 	for (size_t i = 0; i < ids->nr_entries && !p->err; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
@@ -341,6 +360,8 @@ static void plan_entries(struct planner *p)
 			}
 			continue;
 		}
+		if (!seen)
+			continue;
 		s = &seen[kf - p->k->items];
 		if (!s->set) {
 			s->set = set->name;
