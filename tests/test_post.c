@@ -1070,12 +1070,19 @@ static void snapshot(struct btf2btf *b, void **raw, size_t *size, __u32 *ids)
 }
 
 /* Fail each allocation of the passes in turn: -ENOMEM, and the handle's
- * BTF bytes, kfunc ids and base exactly as before; then one run succeeds. */
+ * BTF bytes, kfunc ids and base exactly as before; the same handle
+ * transformed again gives what a clean run gives (the tag index the failed
+ * run freed is rebuilt); then one run succeeds. */
 static unsigned long fail_each_alloc(const char *obj, const struct btf2btf_opts *o)
 {
+	struct btf2btf *clean = th_open(obj, o);
+	const void *want;
 	unsigned long n;
+	size_t want_size;
 	bool done = false;
 
+	assert_int_equal(btf2btf__transform(clean), 0);
+	assert_int_equal(btf2btf__raw_btf(clean, &want, &want_size), 0);
 	for (n = 1; !done && n < 10000; n++) {
 		struct btf2btf *b = th_open(obj, o);
 		__u32 ids[64], ids_after[64];
@@ -1102,10 +1109,15 @@ static unsigned long fail_each_alloc(const char *obj, const struct btf2btf_opts 
 			assert_memory_equal(after, before, sb);
 			assert_memory_equal(ids_after, ids, btf2btf__kfunc_cnt(b) * sizeof(*ids));
 			free(after);
+			assert_int_equal(btf2btf__transform(b), 0);
+			assert_int_equal(btf2btf__raw_btf(b, (const void **)&after, &sa), 0);
+			assert_int_equal(sa, want_size);
+			assert_memory_equal(after, want, sa);
 		}
 		free(before);
 		btf2btf__close(b);
 	}
+	btf2btf__close(clean);
 	assert_true(done);
 	return n - 2;
 }
@@ -1115,17 +1127,21 @@ static void test_alloc_failures(void **state)
 	const char *base = th_copy_fixture("split.o", "base.o");
 	const char *mod = th_copy_fixture("split.o.ko", "mod.ko");
 	const char *obj = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	const char *tagged = th_copy_fixture("basic.o", "tagged.o");
 	BTF2BTF_OPTS(split, .base_path = base, .distill_base = true, .features = ALL_POST);
 	BTF2BTF_OPTS(plain, .features = ALL_POST);
-	unsigned long full, hash;
+	unsigned long full, hash, tags;
 
 	(void)state;
 	/* the split fixture repeats base types: btf__dedup() path, distill, sort */
 	full = fail_each_alloc(mod, &split);
 	/* a pahole-made object: the hash path of dedup, sort */
 	hash = fail_each_alloc(obj, &plain);
-	print_message("post-passes: %lu + %lu allocations failed one at a time\n", full, hash);
-	assert_true(full > 10 && hash > 5);
+	/* decl tags the transform moves to _impl: the tag index is needed again */
+	tags = fail_each_alloc(tagged, &plain);
+	print_message("post-passes: %lu + %lu + %lu allocations failed one at a time\n", full,
+		      hash, tags);
+	assert_true(full > 10 && hash > 5 && tags > 5);
 	th_cleanup();
 }
 

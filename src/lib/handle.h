@@ -38,6 +38,7 @@ struct btf2btf {
 	 * has what is asked later); base_names: of the base, kept */
 	struct b2b_name_index names, base_names;
 	struct b2b_tag_index tags;
+	bool tags_built;		/* false once freed for the post-passes: rebuilt on demand */
 	struct b2b_kfuncs kfuncs;
 	struct b2b_plan plan;
 	struct btf2btf_stats stats;

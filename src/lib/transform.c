@@ -250,6 +250,7 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr)
 		remap_id(&b->set8_view[i].id, map, nr);
 	/* the decl tag index served the transform and describes the old ids */
 	b2b_tag_index_free(&b->tags);
+	b->tags_built = false;
 }
 
 static bool is_identity(const __u32 *map, __u32 nr)
@@ -410,11 +411,22 @@ int btf2btf__transform(struct btf2btf *b)
 		b2b_plan_log_errors(&b->plan, &b->log);
 		return -EINVAL;
 	}
-	err = start(&tx, b);
+	/* a transform the post-passes failed freed the tag index */
+	err = b->tags_built ? 0 : b2b_tag_index_build(&b->tags, b->btf);
+	b->tags_built = !err;
+	if (!err)
+		err = start(&tx, b);
 	if (err)
 		err = b2b_errno(&b->log, err, "out of memory");
 	if (!err)
 		err = run(&tx, b);
+	/* what served the transform alone: its memory serves the post-passes */
+	free(tx.reduced_of);
+	tx.reduced_of = NULL;
+	if (!err && post_passes_wanted(b)) {
+		b2b_tag_index_free(&b->tags);
+		b->tags_built = false;
+	}
 	changed = btf__type_cnt(tx.ext.btf ? tx.ext.btf : b->btf) > 1 || tx.ext.nr_retype;
 	if (!err && changed)
 		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
