@@ -527,11 +527,6 @@ fail:
 	return err;
 }
 
-size_t b2b_merge_size(const struct b2b_merge *m)
-{
-	return m->size;
-}
-
 /* orig's types with the repointings, STAGE bytes at a time */
 #define STAGE	(64 * 1024)
 

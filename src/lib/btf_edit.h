@@ -62,7 +62,6 @@ typedef int (*b2b_sink_fn)(void *ctx, const void *data, size_t len);
 
 /* Moves *x into the merge (*x is left empty); x->orig must outlive it, unmodified. */
 int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out);
-size_t b2b_merge_size(const struct b2b_merge *m);
 int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx);
 /* The result in one buffer (malloc'd). */
 int b2b_merge_lay_out(const struct b2b_merge *m, void **data, size_t *size);

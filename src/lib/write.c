@@ -107,7 +107,7 @@ static int write_merge_to(struct btf2btf *b, const char *path, mode_t mode,
 	s.out = &out;
 	err = b2b_merge_emit(b->merge, sink_out, &s);
 	if (err && !s.write_failed)
-		b2b_errno(log, err, "cannot lay out the transformed BTF: %s", strerror(-err));
+		b2b_errno(log, err, "cannot write the transformed BTF: %s", strerror(-err));
 	if (!err)
 		err = sink_flush(&s);
 	free(s.buf);
