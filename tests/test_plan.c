@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builder.h"
 #include "helpers.h"
@@ -186,6 +187,51 @@ static void fault_loop(const char *obj, unsigned int features)
 	free(want.raw);
 }
 
+/*
+ * ENOMEM at every allocation of a raw write, which streams the result from
+ * the merge (default features): an error, and neither the output nor a temp
+ * file; then the write gives the bytes raw_btf() lays out.
+ */
+static void test_streamed_write_faults(void **state)
+{
+	const char *out = th_path("w.btf");
+	struct btf2btf *b = th_open(th_fixture("basic.o"), NULL);
+	unsigned long n, points = 0;
+	const void *raw;
+	size_t size, fsize;
+	struct run r;
+	void *file;
+
+	(void)state;
+	assert_int_equal(btf2btf__transform(b), 0);
+	for (n = 1;; n++) {
+		int err;
+
+		b2b_fault_nomem_calls = 0;
+		b2b_fault_nomem_at = n;
+		err = btf2btf__write_raw(b, out);
+		b2b_fault_nomem_at = 0;
+		if (!err) {
+			assert_true(b2b_fault_nomem_calls < n);	/* past the last point */
+			break;
+		}
+		points++;
+		assert_int_equal(err, -ENOMEM);
+		assert_int_equal(access(out, F_OK), -1);
+		th_sh(&r, "ls -a %s | grep -c btf2btf", th_tmpdir());
+		assert_string_equal(r.out, "0\n");
+		th_run_free(&r);
+	}
+	assert_true(points >= 1);
+	assert_int_equal(btf2btf__raw_btf(b, &raw, &size), 0);
+	file = th_read(out, &fsize);
+	assert_int_equal(fsize, size);
+	assert_memory_equal(file, raw, size);
+	free(file);
+	btf2btf__close(b);
+	th_cleanup();
+}
+
 static void test_transactional(void **state)
 {
 	const char *zoo = th_path("fz.o");
@@ -360,6 +406,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_answer),
 		cmocka_unit_test(test_transactional),
+		cmocka_unit_test(test_streamed_write_faults),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_arena_not_pointer),
 		cmocka_unit_test(test_features_cli),
