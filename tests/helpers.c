@@ -246,6 +246,21 @@ bool th_same_file(const char *a, const char *b)
 	return same;
 }
 
+void th_assert_raw_written(struct btf2btf *b, const char *path, size_t *size)
+{
+	size_t raw_size, file_size;
+	const void *raw;
+	void *file;
+
+	assert_int_equal(btf2btf__raw_btf(b, &raw, &raw_size), 0);
+	file = th_read(path, &file_size);
+	assert_int_equal(file_size, raw_size);
+	assert_memory_equal(file, raw, raw_size);
+	free(file);
+	if (size)
+		*size = raw_size;
+}
+
 size_t th_count_lines(const char *s)
 {
 	size_t n = 0;

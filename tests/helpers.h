@@ -47,6 +47,8 @@ size_t th_count_lines(const char *s);
 
 /* Open with the library, failing the test on error; records log lines. */
 struct btf2btf *th_open(const char *path, const struct btf2btf_opts *opts);
+/* Fail unless path holds exactly the bytes btf2btf__raw_btf(b) gives; *size: how many. */
+void th_assert_raw_written(struct btf2btf *b, const char *path, size_t *size);
 /* Messages logged at ERROR level through th_log_cb, joined by '\n'. */
 extern char th_log_errors[8192];
 extern unsigned int th_log_error_count;
