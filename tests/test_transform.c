@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_edit.h"
 #include "builder.h"
 #include "helpers.h"
 #include "recipes.h"
@@ -403,9 +404,10 @@ static void test_raw_output_matches_memory(void **state)
 
 /*
  * Without a post-pass, a raw write streams the result from its pieces (the
- * types 64 KB at a time, repointings patched in each piece); raw_btf() lays
- * it out whole. A BTF of many pieces, repointed FUNCs in every one of them
- * and a new string per _impl: the same bytes both ways, and as read back.
+ * types as read between the repointed ones, through a 64 KB buffer);
+ * raw_btf() lays it out whole. A BTF of more than four buffers, 2,000
+ * repointed FUNCs and a new string per _impl: the same bytes both ways, and
+ * as read back.
  */
 static void test_streamed_write_matches_laid_out(void **state)
 {
@@ -434,6 +436,56 @@ static void test_streamed_write_matches_laid_out(void **state)
 			 btf_vlen(btf__type_by_id(btf, btf__type_by_id(btf, impl)->type)));
 	btf__free(btf);
 	th_cleanup();
+}
+
+/*
+ * A type repointed twice (a kfunc reduced, then given its arena prototype)
+ * takes the later repointing, also when the repointings are not in id order
+ * and the merge sorts them by offset; each ->type is written once.
+ */
+static void test_merge_repointed_twice(void **state)
+{
+	struct btf *build = btf__new_empty(), *orig, *out;
+	int i32, one_arg, no_arg, two_args, fa, fb;
+	struct b2b_merge *m;
+	struct b2b_ext x;
+	const void *raw;
+	size_t size;
+	void *data;
+	__u32 sz;
+
+	(void)state;
+	i32 = btf__add_int(build, "int", 4, BTF_INT_SIGNED);
+	one_arg = btf__add_func_proto(build, i32);
+	assert_int_equal(btf__add_func_param(build, "a", i32), 0);
+	no_arg = btf__add_func_proto(build, i32);
+	two_args = btf__add_func_proto(build, i32);
+	assert_int_equal(btf__add_func_param(build, "a", i32), 0);
+	assert_int_equal(btf__add_func_param(build, "b", i32), 0);
+	fa = btf__add_func(build, "fa", BTF_FUNC_GLOBAL, one_arg);
+	fb = btf__add_func(build, "fb", BTF_FUNC_GLOBAL, one_arg);
+	assert_true(fa > 0 && fb > fa);
+	/* the merge reads an unmodified BTF: the bytes parsed again */
+	raw = btf__raw_data(build, &sz);
+	orig = btf__new(raw, sz);
+	assert_non_null(orig);
+	assert_int_equal(b2b_ext_init(&x, orig), 0);
+	assert_int_equal(b2b_ext_retype(&x, fb, no_arg), 0);
+	assert_int_equal(b2b_ext_retype(&x, fa, no_arg), 0);
+	assert_int_equal(b2b_ext_retype(&x, fa, two_args), 0);
+	assert_int_equal(b2b_merge_new(&x, &m), 0);
+	assert_int_equal(b2b_merge_lay_out(m, &data, &size), 0);
+	assert_int_equal(size, sz);	/* nothing added: the same layout */
+	out = btf__new(data, size);
+	assert_non_null(out);
+	assert_int_equal(btf__type_by_id(out, fa)->type, two_args);
+	assert_int_equal(btf__type_by_id(out, fb)->type, no_arg);
+	assert_int_equal(btf__type_by_id(out, one_arg)->type, i32);
+	btf__free(out);
+	free(data);
+	b2b_merge_free(m);
+	btf__free(orig);
+	btf__free(build);
 }
 
 static void test_elf_image_matches_file(void **state)
@@ -562,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_split_module_with_base),
 		cmocka_unit_test(test_raw_output_matches_memory),
 		cmocka_unit_test(test_streamed_write_matches_laid_out),
+		cmocka_unit_test(test_merge_repointed_twice),
 		cmocka_unit_test(test_elf_image_matches_file),
 		cmocka_unit_test(test_executable_layout_kept),
 		cmocka_unit_test(test_btf_not_last_section_relocated),

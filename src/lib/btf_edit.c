@@ -325,7 +325,11 @@ struct b2b_merge {
 	struct btf_header oh, eh;
 	struct wants ws;
 	__u64 new_len;			/* the new strings' bytes */
-	struct b2b_patch { __u32 off, type; } *patches;	/* x.retype by offset in orig's types */
+	/* x.retype by offset in orig's types, one per offset: the last
+	 * repointing of a type wins (a kfunc reduced, then given its arena
+	 * prototype, is repointed twice) */
+	struct b2b_patch { __u32 off, type, seq; } *patches;
+	size_t nr_patches;
 	char *types;			/* the new types, their strings the result's */
 	size_t size;
 };
@@ -346,11 +350,14 @@ static int raw_views(const struct b2b_ext *x, const char **oraw, const char **er
 	return *oraw && *eraw ? 0 : -ENOMEM;
 }
 
+/* By offset, then in the order the repointings were made. */
 static int cmp_patch(const void *a, const void *b)
 {
-	__u32 x = ((const struct b2b_patch *)a)->off, y = ((const struct b2b_patch *)b)->off;
+	const struct b2b_patch *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Where every new string goes: an equal string's offset in the base or
@@ -510,10 +517,16 @@ int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out)
 
 		m->patches[i].off = (__u32)(t - otypes) + offsetof(struct btf_type, type);
 		m->patches[i].type = m->x.retype[i].type;
+		m->patches[i].seq = (__u32)i;
 		sorted &= !i || m->patches[i - 1].off <= m->patches[i].off;
 	}
 	if (!sorted)
 		qsort(m->patches, m->x.nr_retype, sizeof(*m->patches), cmp_patch);
+	for (size_t i = 0; i < m->x.nr_retype; i++) {
+		if (m->nr_patches && m->patches[m->nr_patches - 1].off == m->patches[i].off)
+			m->nr_patches--;	/* repointed again: the later one */
+		m->patches[m->nr_patches++] = m->patches[i];
+	}
 	errno = 0;
 	m->types = new_types(m, eraw + m->eh.hdr_len + m->eh.type_off);
 	if (!m->types) {
@@ -527,24 +540,17 @@ fail:
 	return err;
 }
 
-/* orig's types with the repointings, STAGE bytes at a time */
-#define STAGE	(64 * 1024)
-
 int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
 {
 	const char *oraw, *eraw, *otypes;
 	struct btf_header nh = m->oh;
-	char *stage;
-	size_t next = 0;
+	__u32 at = 0;
 	int err;
 
 	err = raw_views(&m->x, &oraw, &eraw);
 	if (err)
 		return err;
 	otypes = oraw + m->oh.hdr_len + m->oh.type_off;
-	stage = b2b_fault_nomem() ? NULL : malloc(STAGE);
-	if (!stage)
-		return -ENOMEM;
 	nh.type_off = 0;
 	nh.type_len = m->oh.type_len + m->eh.type_len;
 	nh.str_off = nh.type_len;
@@ -552,15 +558,17 @@ int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
 	err = sink(ctx, &nh, sizeof(nh));
 	if (!err && m->oh.hdr_len > sizeof(nh))	/* a longer header's tail, as read */
 		err = sink(ctx, oraw + sizeof(nh), m->oh.hdr_len - sizeof(nh));
-	/* types are 4-byte aligned and STAGE is too: no ->type straddles two */
-	for (__u32 off = 0; !err && off < m->oh.type_len; off += STAGE) {
-		__u32 len = m->oh.type_len - off < STAGE ? m->oh.type_len - off : STAGE;
+	/* orig's types as read, from one repointed ->type to the next */
+	for (size_t i = 0; !err && i < m->nr_patches; i++) {
+		const struct b2b_patch *p = &m->patches[i];
 
-		memcpy(stage, otypes + off, len);
-		for (; next < m->x.nr_retype && m->patches[next].off < off + len; next++)
-			memcpy(stage + m->patches[next].off - off, &m->patches[next].type, 4);
-		err = sink(ctx, stage, len);
+		err = sink(ctx, otypes + at, p->off - at);
+		if (!err)
+			err = sink(ctx, &p->type, sizeof(p->type));
+		at = p->off + sizeof(p->type);
 	}
+	if (!err)
+		err = sink(ctx, otypes + at, m->oh.type_len - at);
 	if (!err)
 		err = sink(ctx, m->types, m->eh.type_len);
 	if (!err)
@@ -568,7 +576,6 @@ int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
 	for (size_t i = 0; !err && i < m->ws.nr; i++)
 		if (!m->ws.w[i].found)
 			err = sink(ctx, m->ws.w[i].s, m->ws.w[i].len + 1);
-	free(stage);
 	return err;
 }
 

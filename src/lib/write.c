@@ -41,7 +41,8 @@ static int write_bytes_to(const char *path, mode_t mode, const void *raw, size_t
 }
 
 /* What goes to the temp file, OUT_BUF bytes at a time: the merge's pieces
- * range from a string to 64 KB of types. */
+ * range from a repointed ->type (4 bytes) or a string to megabytes of types
+ * as read (a piece that size goes straight to write()). */
 #define OUT_BUF	(64 * 1024)
 
 struct out_sink {
@@ -96,16 +97,12 @@ static int write_merge_to(struct btf2btf *b, const char *path, mode_t mode,
 	struct b2b_out out;
 	int err;
 
-	s.buf = malloc(OUT_BUF);
-	if (!s.buf)
-		return b2b_errno(log, -ENOMEM, "out of memory");
 	err = b2b_out_begin(&out, path, mode, log);
-	if (err) {
-		free(s.buf);
+	if (err)
 		return err;
-	}
 	s.out = &out;
-	err = b2b_merge_emit(b->merge, sink_out, &s);
+	s.buf = b2b_fault_nomem() ? NULL : malloc(OUT_BUF);
+	err = s.buf ? b2b_merge_emit(b->merge, sink_out, &s) : -ENOMEM;
 	if (err && !s.write_failed)
 		b2b_errno(log, err, "cannot write the transformed BTF: %s", strerror(-err));
 	if (!err)
