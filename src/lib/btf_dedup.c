@@ -9,6 +9,7 @@
  * path cannot decide with certainty goes to libbpf's btf__dedup().
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -62,7 +63,7 @@ struct dedup {
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
 	struct dedup_slot { __u32 id1, hash; } *slots;	/* open addressing; id1 = id + 1 */
-	size_t mask;
+	__u32 nr_slots;
 	__u32 kinds;		/* bit per kind of the candidates */
 };
 
@@ -138,13 +139,21 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 	return true;
 }
 
+/* A hash's first slot: the table is sized for its load, not to a power
+ * of two (at a vmlinux's or 100,000 kfuncs' size, rounding up to one
+ * touched megabytes more), so the hash is mixed and scaled, not masked. */
+static __u32 home_slot(const struct dedup *d, __u32 h)
+{
+	return (__u32)(((__u64)(h * 0x9e3779b1u) * d->nr_slots) >> 32);
+}
+
 /* The equal type in the table, else 0 (and id inserted, under hash h). */
 static long lookup_or_add_hashed(struct dedup *d, __u32 id, __u32 h)
 {
 	const struct btf_type *t = type_of(d, id);
-	size_t i = h & d->mask;
+	__u32 i = home_slot(d, h);
 
-	for (; d->slots[i].id1; i = (i + 1) & d->mask) {
+	for (; d->slots[i].id1; i = i + 1 < d->nr_slots ? i + 1 : 0) {
 		__u32 other = d->slots[i].id1 - 1;
 
 		/* the hash kept in the slot spares a look at most other types */
@@ -176,7 +185,7 @@ static int add_old_types(struct dedup *d)
 		    (d->kinds >> btf_kind(type_of(d, id)) & 1)) {
 			ids[n] = id;
 			hashes[n] = hash_type(d, type_of(d, id));
-			__builtin_prefetch(&d->slots[hashes[n] & d->mask], 1);
+			__builtin_prefetch(&d->slots[home_slot(d, hashes[n])], 1);
 			n++;
 		}
 		if (n == BATCH || (id == d->first_new && n)) {
@@ -276,9 +285,12 @@ static int dedup_match(struct dedup *d, bool *changed)
 		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1))
 			nr_table++;
 	nr_table += d->cnt - d->first_new;
-	for (need = 16; need < (size_t)nr_table * 2; need *= 2)
-		;
-	d->mask = need - 1;
+	/* at most 5/8 full: two or three slots probed per insertion, in one or
+	 * two cache lines */
+	need = (size_t)nr_table * 8 / 5 + 16;
+	if (need > UINT32_MAX)
+		return -E2BIG;
+	d->nr_slots = (__u32)need;
 	d->slots = b2b_calloc(need, sizeof(*d->slots));
 	if (!d->slots)
 		return -ENOMEM;
@@ -310,9 +322,7 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 		if (d->map[id] == id)
 			need_types += b2b_type_words(b2b_raw_type(&d->r, id)) * 4;
 	compact = b2b_malloc((size_t)d->cnt * sizeof(*compact));
-	types = compact ? b2b_raw_alloc(need_types, d->r.strs, d->r.hdr.str_len, &out->data,
-					&out->size)
-			: NULL;
+	types = compact ? b2b_raw_alloc(&d->r, need_types, &out->data, &out->size) : NULL;
 	if (!types) {
 		free(compact);
 		return -ENOMEM;
@@ -343,10 +353,10 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 }
 
 /* The hash path up to its matches: 0 (*changed), 1 (full dedup needed), < 0. */
-static int dedup_start(struct dedup *d, const void *data, size_t size, const struct btf *base,
+static int dedup_start(struct dedup *d, const struct b2b_raw_parts *in, const struct btf *base,
 		       __u32 first_new, bool *changed)
 {
-	int err = b2b_raw_open(&d->r, data, size, base);
+	int err = b2b_raw_open_parts(&d->r, in, base);
 
 	if (err)
 		return err;
@@ -366,6 +376,7 @@ static int dedup_start(struct dedup *d, const void *data, size_t size, const str
 int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full)
 {
+	struct b2b_raw_parts in;
 	struct dedup d = { 0 };
 	bool changed = false;
 	int err;
@@ -373,7 +384,10 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	memset(out, 0, sizeof(*out));
 	if (full)
 		*full = false;
-	err = dedup_start(&d, data, size, base, first_new, &changed);
+	err = b2b_raw_parts_of(&in, data, size);
+	if (err)
+		return err;
+	err = dedup_start(&d, &in, base, first_new, &changed);
 	if (!err && changed)
 		err = dedup_layout(&d, out);
 	dedup_free(&d);
@@ -384,7 +398,7 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	return b2b_dedup_full(data, size, base, out);
 }
 
-int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u32 first_new,
+int b2b_dedup_equals(const struct b2b_raw_parts *in, const struct btf *base, __u32 first_new,
 		     __u32 **equal)
 {
 	struct dedup d = { 0 };
@@ -392,7 +406,7 @@ int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u3
 	int err;
 
 	*equal = NULL;
-	err = dedup_start(&d, data, size, base, first_new, &changed);
+	err = dedup_start(&d, in, base, first_new, &changed);
 	if (!err && changed) {
 		*equal = d.map;
 		d.map = NULL;

@@ -323,15 +323,17 @@ enum btf_endianness b2b_native_endianness(void)
 struct b2b_merge {
 	struct b2b_ext x;		/* moved in; x.orig stays the caller's */
 	struct btf_header oh, eh;
-	struct wants ws;
+	struct wants ws;		/* while the merge is made */
 	__u64 new_len;			/* the new strings' bytes */
+	/* orig's types with x.retype's ->type words patched, the new types,
+	 * orig's strings, the new strings */
+	struct b2b_raw_parts parts;
 	/* x.retype by offset in orig's types, one per offset: the last
 	 * repointing of a type wins (a kfunc reduced, then given its arena
 	 * prototype, is repointed twice) */
-	struct b2b_patch { __u32 off, type, seq; } *patches;
-	size_t nr_patches;
+	struct b2b_raw_patch *patches;
 	char *types;			/* the new types, their strings the result's */
-	size_t size;
+	char *new_strs;			/* the new strings, in ext order */
 };
 
 /* orig's and x->btf's raw bytes, native endian: libbpf keeps both until
@@ -350,10 +352,15 @@ static int raw_views(const struct b2b_ext *x, const char **oraw, const char **er
 	return *oraw && *eraw ? 0 : -ENOMEM;
 }
 
+/* A repointing and the order it was made in. */
+struct seq_patch {
+	__u32 off, type, seq;
+};
+
 /* By offset, then in the order the repointings were made. */
 static int cmp_patch(const void *a, const void *b)
 {
-	const struct b2b_patch *x = a, *y = b;
+	const struct seq_patch *x = a, *y = b;
 
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
@@ -405,6 +412,15 @@ static int place_strings(struct b2b_merge *m, const char *ostrs, const char *est
 	}
 	if (base_end + m->oh.str_len + m->new_len > UINT32_MAX)
 		return -E2BIG;
+	m->new_strs = b2b_fault_nomem() ? NULL : malloc(m->new_len ? m->new_len : 1);
+	if (!m->new_strs)
+		return -ENOMEM;
+	for (size_t i = 0, at = 0; i < ws->nr; i++) {
+		if (ws->w[i].found)
+			continue;
+		memcpy(m->new_strs + at, ws->w[i].s, ws->w[i].len + 1);
+		at += ws->w[i].len + 1;
+	}
 	return 0;
 }
 
@@ -454,25 +470,74 @@ fail:
 	return NULL;
 }
 
+static void wants_free(struct wants *ws)
+{
+	free(ws->w);
+	free(ws->slots);
+	memset(ws, 0, sizeof(*ws));
+}
+
 void b2b_merge_free(struct b2b_merge *m)
 {
 	if (!m)
 		return;
 	b2b_ext_free(&m->x);
-	free(m->ws.w);
-	free(m->ws.slots);
+	wants_free(&m->ws);
 	free(m->patches);
 	free(m->types);
+	free(m->new_strs);
 	free(m);
+}
+
+/*
+ * x.retype as patches of orig's types, by offset, one per offset (the
+ * later repointing of a type wins). qsort() is not stable: repointings out
+ * of order are sorted with the order they were made in as the tie-break.
+ */
+static int make_patches(struct b2b_merge *m, const char *otypes)
+{
+	struct seq_patch *sp = NULL;
+	size_t nr = m->x.nr_retype, n = 0;
+	bool sorted = true;
+
+	m->patches = b2b_fault_nomem() ? NULL : malloc((nr + 1) * sizeof(*m->patches));
+	if (!m->patches)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		const char *t = (const char *)btf__type_by_id(m->x.orig, m->x.retype[i].id);
+
+		m->patches[i].off = (__u32)(t - otypes) + offsetof(struct btf_type, type);
+		m->patches[i].type = m->x.retype[i].type;
+		sorted &= !i || m->patches[i - 1].off <= m->patches[i].off;
+	}
+	if (!sorted) {
+		sp = b2b_fault_nomem() ? NULL : malloc(nr * sizeof(*sp));
+		if (!sp)
+			return -ENOMEM;
+		for (size_t i = 0; i < nr; i++)
+			sp[i] = (struct seq_patch){ m->patches[i].off, m->patches[i].type, (__u32)i };
+		qsort(sp, nr, sizeof(*sp), cmp_patch);
+		for (size_t i = 0; i < nr; i++)
+			m->patches[i] = (struct b2b_raw_patch){ sp[i].off, sp[i].type };
+		free(sp);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (n && m->patches[n - 1].off == m->patches[i].off)
+			n--;	/* repointed again: the later one */
+		m->patches[n++] = m->patches[i];
+	}
+	m->parts.patches = m->patches;
+	m->parts.nr_patches = n;
+	return 0;
 }
 
 int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out)
 {
 	const struct btf *base = btf__base_btf(x->orig);
 	const char *oraw, *eraw, *otypes;
+	struct b2b_raw_parts *p;
 	struct b2b_merge *m;
 	__u64 base_end = 0;
-	bool sorted = true;
 	int err;
 
 	*out = NULL;
@@ -499,40 +564,35 @@ int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out)
 			    eraw + m->eh.hdr_len + m->eh.str_off, base_end);
 	if (err)
 		goto fail;
-	m->size = (__u64)m->oh.hdr_len + m->oh.type_len + m->eh.type_len + m->oh.str_len +
-		  m->new_len;
-	if (m->size > UINT32_MAX) {
+	if ((__u64)m->oh.hdr_len + m->oh.type_len + m->eh.type_len + m->oh.str_len +
+	    m->new_len > UINT32_MAX) {
 		err = -E2BIG;
 		goto fail;
 	}
-	/* the repointed ->type fields, in the order the bytes are written */
-	m->patches = b2b_fault_nomem() ? NULL
-				       : malloc((m->x.nr_retype + 1) * sizeof(*m->patches));
-	if (!m->patches) {
-		err = -ENOMEM;
+	err = make_patches(m, otypes);
+	if (err)
 		goto fail;
-	}
-	for (size_t i = 0; i < m->x.nr_retype; i++) {
-		const char *t = (const char *)btf__type_by_id(m->x.orig, m->x.retype[i].id);
-
-		m->patches[i].off = (__u32)(t - otypes) + offsetof(struct btf_type, type);
-		m->patches[i].type = m->x.retype[i].type;
-		m->patches[i].seq = (__u32)i;
-		sorted &= !i || m->patches[i - 1].off <= m->patches[i].off;
-	}
-	if (!sorted)
-		qsort(m->patches, m->x.nr_retype, sizeof(*m->patches), cmp_patch);
-	for (size_t i = 0; i < m->x.nr_retype; i++) {
-		if (m->nr_patches && m->patches[m->nr_patches - 1].off == m->patches[i].off)
-			m->nr_patches--;	/* repointed again: the later one */
-		m->patches[m->nr_patches++] = m->patches[i];
-	}
 	errno = 0;
 	m->types = new_types(m, eraw + m->eh.hdr_len + m->eh.type_off);
 	if (!m->types) {
 		err = errno == EINVAL ? -EINVAL : -ENOMEM;
 		goto fail;
 	}
+	wants_free(&m->ws);
+	p = &m->parts;
+	p->hdr = m->oh;
+	p->hdr.type_len = m->oh.type_len + m->eh.type_len;
+	p->hdr.str_off = p->hdr.type_len;
+	p->hdr.str_len = m->oh.str_len + (__u32)m->new_len;
+	p->hdr_tail = oraw + sizeof(p->hdr);
+	p->types[0] = otypes;
+	p->type_len[0] = m->oh.type_len;
+	p->types[1] = m->types;
+	p->type_len[1] = m->eh.type_len;
+	p->strs[0] = oraw + m->oh.hdr_len + m->oh.str_off;
+	p->str_len[0] = m->oh.str_len;
+	p->strs[1] = m->new_strs;
+	p->str_len[1] = (__u32)m->new_len;
 	*out = m;
 	return 0;
 fail:
@@ -540,68 +600,24 @@ fail:
 	return err;
 }
 
-int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
+const struct b2b_raw_parts *b2b_merge_parts(const struct b2b_merge *m)
 {
-	const char *oraw, *eraw, *otypes;
-	struct btf_header nh = m->oh;
-	__u32 at = 0;
-	int err;
-
-	err = raw_views(&m->x, &oraw, &eraw);
-	if (err)
-		return err;
-	otypes = oraw + m->oh.hdr_len + m->oh.type_off;
-	nh.type_off = 0;
-	nh.type_len = m->oh.type_len + m->eh.type_len;
-	nh.str_off = nh.type_len;
-	nh.str_len = m->oh.str_len + m->new_len;
-	err = sink(ctx, &nh, sizeof(nh));
-	if (!err && m->oh.hdr_len > sizeof(nh))	/* a longer header's tail, as read */
-		err = sink(ctx, oraw + sizeof(nh), m->oh.hdr_len - sizeof(nh));
-	/* orig's types as read, from one repointed ->type to the next */
-	for (size_t i = 0; !err && i < m->nr_patches; i++) {
-		const struct b2b_patch *p = &m->patches[i];
-
-		err = sink(ctx, otypes + at, p->off - at);
-		if (!err)
-			err = sink(ctx, &p->type, sizeof(p->type));
-		at = p->off + sizeof(p->type);
-	}
-	if (!err)
-		err = sink(ctx, otypes + at, m->oh.type_len - at);
-	if (!err)
-		err = sink(ctx, m->types, m->eh.type_len);
-	if (!err)
-		err = sink(ctx, oraw + m->oh.hdr_len + m->oh.str_off, m->oh.str_len);
-	for (size_t i = 0; !err && i < m->ws.nr; i++)
-		if (!m->ws.w[i].found)
-			err = sink(ctx, m->ws.w[i].s, m->ws.w[i].len + 1);
-	return err;
+	return &m->parts;
 }
 
-static int sink_memory(void *ctx, const void *data, size_t len)
+int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
 {
-	char **p = ctx;
-
-	memcpy(*p, data, len);
-	*p += len;
-	return 0;
+	return b2b_raw_parts_emit(&m->parts, sink, ctx);
 }
 
 int b2b_merge_lay_out(const struct b2b_merge *m, void **data, size_t *size)
 {
-	char *buf = b2b_fault_nomem() ? NULL : malloc(m->size), *p = buf;
-	int err;
+	size_t sz = b2b_raw_parts_size(&m->parts);
 
-	*data = NULL;
-	if (!buf)
+	*data = b2b_fault_nomem() ? NULL : malloc(sz);
+	if (!*data)
 		return -ENOMEM;
-	err = b2b_merge_emit(m, sink_memory, &p);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*data = buf;
-	*size = m->size;
+	b2b_raw_parts_copy(&m->parts, *data);
+	*size = sz;
 	return 0;
 }

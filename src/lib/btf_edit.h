@@ -5,6 +5,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf_raw.h"
 #include "internal.h"
 
 /*
@@ -57,12 +58,12 @@ enum btf_endianness b2b_native_endianness(void);
  * in pieces to a sink or laid out whole.
  */
 struct b2b_merge;
-/* Takes data[0, len) as the next bytes of the result; 0 or a negative errno. */
-typedef int (*b2b_sink_fn)(void *ctx, const void *data, size_t len);
 
 /* Moves *x into the merge (*x is left empty); x->orig must outlive it, unmodified. */
 int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out);
 int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx);
+/* The result's pieces, for a pass that reads it without laying it out. */
+const struct b2b_raw_parts *b2b_merge_parts(const struct b2b_merge *m);
 /* The result in one buffer (malloc'd). */
 int b2b_merge_lay_out(const struct b2b_merge *m, void **data, size_t *size);
 void b2b_merge_free(struct b2b_merge *m);

@@ -22,7 +22,7 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
  * The same for the types b2b_dedup_equals() keeps (equal NULL: all): one
  * layout for both passes; out->map takes a dropped type to its equal's id.
  */
-int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
+int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
 			  const __u32 *equal, struct b2b_pass_out *out);
 
 /*
@@ -44,7 +44,7 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
  * the kept type a dropped one equals, or the id itself. 1 when the hash path
  * cannot decide: then only btf__dedup() can (b2b_dedup_full()).
  */
-int b2b_dedup_equals(const void *data, size_t size, const struct btf *base, __u32 first_new,
+int b2b_dedup_equals(const struct b2b_raw_parts *in, const struct btf *base, __u32 first_new,
 		     __u32 **equal);
 
 /* Full dedup with libbpf's btf__dedup(), id map included. */
@@ -70,14 +70,18 @@ struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *ba
 
 /* The passes in 7.3's order (dedup, distill, sort), maps composed. */
 struct b2b_post_in {
-	const void *data;	/* raw native-endian BTF, the transform's result */
+	/* the transform's result, raw native-endian BTF: in one buffer, or
+	 * (data NULL) in parts, laid out only for a pass that needs it */
+	const void *data;
 	size_t size;
+	const struct b2b_raw_parts *parts;
 	const struct btf *base;
 	__u32 first_new;	/* the first type the transform appended */
 	bool dedup, distill, sort;
 	/* data itself when the caller gives it up (or NULL): freed, and set to
 	 * NULL, as soon as a pass has replaced it, so that the next pass's
-	 * result reuses its memory instead of touching new pages */
+	 * result reuses its memory instead of touching new pages; the parts
+	 * laid out, when they were and no pass replaced them */
 	void *own;
 };
 

@@ -11,12 +11,13 @@
 
 #include "btf_post.h"
 
-/* 16 bytes: the radix passes move these around (up to 4 or 8 times) */
+/* 12 bytes: the radix passes move these around (up to 4 or 8 times), and
+ * two arrays of them (keys and the passes' scratch) are the sort's memory */
 struct sort_key {
 	__u64 prefix;		/* 8 bytes of the name from the current depth, big-endian, 0-padded */
-	__u32 id;
-	__u32 short_name;	/* the name ends within the prefix */
-};
+	__u32 id : 31;		/* type ids are below 2^31 (checked) */
+	__u32 short_name : 1;	/* the name ends within the prefix */
+} __attribute__((packed));
 
 struct sorter {
 	const struct b2b_raw *r;
@@ -156,7 +157,7 @@ static __u32 lay_out(char *types, __u32 pos, const struct btf_type *t, const __u
 	return pos + words * 4;
 }
 
-int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
+int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
 			  const __u32 *equal, struct b2b_pass_out *out)
 {
 	struct sort_key *keys = NULL;
@@ -167,10 +168,14 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = b2b_raw_open(&r, data, size, base);
+	err = b2b_raw_open_parts(&r, in, base);
 	if (err)
 		return err;
 	cnt = b2b_raw_type_cnt(&r);
+	if (cnt > 1U << 31) {
+		err = -E2BIG;
+		goto out;
+	}
 	keys = b2b_malloc((size_t)r.nr * sizeof(*keys));
 	map = b2b_malloc((size_t)cnt * sizeof(*map));
 	if (!keys || !map) {
@@ -211,7 +216,7 @@ int b2b_sort_kept_by_name(const void *data, size_t size, const struct btf *base,
 	if (identity && nr_anon + nr == r.nr)
 		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
 
-	types = b2b_raw_alloc(type_len, r.strs, r.hdr.str_len, &out->data, &out->size);
+	types = b2b_raw_alloc(&r, type_len, &out->data, &out->size);
 	if (!types) {
 		err = -ENOMEM;
 		goto out;
@@ -235,5 +240,9 @@ out:
 int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		     struct b2b_pass_out *out)
 {
-	return b2b_sort_kept_by_name(data, size, base, NULL, out);
+	struct b2b_raw_parts in;
+	int err = b2b_raw_parts_of(&in, data, size);
+
+	memset(out, 0, sizeof(*out));
+	return err ?: b2b_sort_kept_by_name(&in, base, NULL, out);
 }

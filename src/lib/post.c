@@ -38,6 +38,50 @@ static void step(struct b2b_post_in *in, struct b2b_post_result *res, struct b2b
 	memset(p, 0, sizeof(*p));
 }
 
+/* The input in one buffer, for the passes that read nothing else. */
+static int lay_out_input(struct b2b_post_in *in)
+{
+	void *data;
+	int err;
+
+	if (in->data)
+		return 0;
+	err = b2b_raw_parts_lay_out(in->parts, &data, &in->size);
+	if (err)
+		return err;
+	in->data = in->own = data;
+	return 0;
+}
+
+/*
+ * Dedup then sort, no distill between: both read the input where it is (in
+ * parts), and the sort lays out only the types dedup keeps, one copy of the
+ * BTF instead of two. 1: the hash path cannot decide (btf__dedup() must).
+ */
+static int dedup_and_sort(struct b2b_post_in *in, struct b2b_post_result *res)
+{
+	const struct b2b_raw_parts *parts = in->parts;
+	struct b2b_pass_out p = { 0 };
+	struct b2b_raw_parts whole;
+	__u32 *equal = NULL;
+	int err;
+
+	if (in->data) {
+		err = b2b_raw_parts_of(&whole, in->data, in->size);
+		if (err)
+			return err;
+		parts = &whole;
+	}
+	err = b2b_dedup_equals(parts, in->base, in->first_new, &equal);
+	if (err)
+		return err;
+	err = b2b_sort_kept_by_name(parts, in->base, equal, &p);
+	free(equal);
+	if (!err)
+		step(in, res, &p);
+	return err;
+}
+
 int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
 {
 	const struct btf *base = in->base;
@@ -47,30 +91,25 @@ int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
 	memset(res, 0, sizeof(*res));
 #define CUR_DATA (res->btf.data ? res->btf.data : in->data)
 #define CUR_SIZE (res->btf.data ? res->btf.size : in->size)
-	/* dedup then sort, no distill between: the sort lays out only the
-	 * types dedup keeps, one copy of the BTF instead of two */
 	if (in->dedup && in->sort && !in->distill) {
-		__u32 *equal = NULL;
-
-		err = b2b_dedup_equals(in->data, in->size, base, in->first_new, &equal);
-		if (!err) {
-			err = b2b_sort_kept_by_name(in->data, in->size, base, equal, &p);
-			free(equal);
-			if (!err)
-				step(in, res, &p);
-			goto out;
-		}
+		err = dedup_and_sort(in, res);
 		if (err != 1)
 			goto out;
 		/* a case for btf__dedup(): then the sort, one pass after the other */
 		res->full_dedup = true;
-		err = b2b_dedup_full(in->data, in->size, base, &p);
+		err = lay_out_input(in);
+		if (!err)
+			err = b2b_dedup_full(in->data, in->size, base, &p);
 		if (!err)
 			step(in, res, &p);
-	} else if (in->dedup) {
-		err = b2b_dedup(CUR_DATA, CUR_SIZE, base, in->first_new, &p, &res->full_dedup);
-		if (!err)
-			step(in, res, &p);
+	} else {
+		err = lay_out_input(in);
+		if (!err && in->dedup) {
+			err = b2b_dedup(in->data, in->size, base, in->first_new, &p,
+					&res->full_dedup);
+			if (!err)
+				step(in, res, &p);
+		}
 	}
 	if (!err && in->distill) {
 		err = b2b_distill_base(CUR_DATA, CUR_SIZE, base, &res->base_data,

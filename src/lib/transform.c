@@ -269,13 +269,13 @@ static bool post_passes_wanted(const struct btf2btf *b)
 
 /*
  * Dedup, distilled base and sort by name (b->features, b->distill) over the
- * transform's result (*out, or the BTF read when the transform changed
- * nothing); first_new is the first type the transform appended. *out is
- * freed and set to NULL once a pass has replaced it. b is not touched:
- * commit() applies res.
+ * transform's result (merge, or the BTF read when the transform changed
+ * nothing); first_new is the first type the transform appended. *out gets
+ * the merge laid out when a pass needed it so and none replaced it (else
+ * NULL). b is not touched: commit() applies res.
  */
-static int run_post_passes(const struct btf2btf *b, void **out, size_t out_size,
-			   __u32 first_new, struct b2b_post_result *res)
+static int run_post_passes(const struct btf2btf *b, const struct b2b_merge *merge, void **out,
+			   size_t *out_size, __u32 first_new, struct b2b_post_result *res)
 {
 	struct b2b_post_in in = {
 		.base = b->base,
@@ -283,15 +283,14 @@ static int run_post_passes(const struct btf2btf *b, void **out, size_t out_size,
 		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->features & BTF2BTF_FEAT_SORT,
 		.distill = b->distill,
-		.data = *out,
-		.size = out_size,
-		.own = *out,
+		.parts = merge ? b2b_merge_parts(merge) : NULL,
 	};
 	int err;
 
+	*out = NULL;
 	if (!post_passes_wanted(b))
 		return 0;
-	if (!in.data) {
+	if (!merge) {
 		struct btf *btf = b->btf;	/* endianness view only, restored */
 		enum btf_endianness e = btf__endianness(btf);
 		__u32 sz = 0;
@@ -306,6 +305,7 @@ static int run_post_passes(const struct btf2btf *b, void **out, size_t out_size,
 	}
 	err = b2b_post_run(&in, res);
 	*out = in.own;
+	*out_size = in.size;
 	if (err == -EINVAL && in.distill)
 		return b2b_errno(&b->log, err,
 				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
@@ -431,21 +431,21 @@ int btf2btf__transform(struct btf2btf *b)
 	if (!err && changed)
 		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
 	first_new = tx.ext.first_id;
-	/* the result is laid out only for a pass that reads it; else the
-	 * handle keeps the merge, and a raw write never holds it whole */
+	/* the result is never laid out whole unless something must read it
+	 * so: dedup and sort read its parts, the handle keeps the merge, and
+	 * a raw write writes it in pieces */
 	if (!err && changed) {
 		err = b2b_merge_new(&tx.ext, &merge);
-		if (!err && post_passes_wanted(b)) {
-			err = b2b_merge_lay_out(merge, &out, &out_size);
-			b2b_merge_free(merge);
-			merge = NULL;
-		}
 		if (err)
 			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
 				  strerror(-err));
 	}
 	if (!err)
-		err = run_post_passes(b, &out, out_size, first_new, &res);
+		err = run_post_passes(b, merge, &out, &out_size, first_new, &res);
+	if (!err && (out || res.btf.data)) {
+		b2b_merge_free(merge);	/* laid out, or replaced by a pass's result */
+		merge = NULL;
+	}
 	if (err) {
 		b2b_merge_free(merge);
 		free(out);
