@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builder.h"
+#include "handle.h"
 #include "helpers.h"
 #include "internal.h"
 #include "recipes.h"
@@ -189,18 +190,21 @@ static void fault_loop(const char *obj, unsigned int features)
 
 /*
  * ENOMEM at every allocation of a raw write, which streams the result from
- * the merge (default features): an error, and neither the output nor a temp
- * file; then the write gives the bytes raw_btf() lays out.
+ * its pieces (default features: the merge's; all: the sort's chunks): an
+ * error, and neither the output nor a temp file; then the write gives the
+ * bytes raw_btf() lays out.
  */
-static void test_streamed_write_faults(void **state)
+static void streamed_write_faults(const char *obj, unsigned int features)
 {
-	const char *out = th_path("w.btf");
-	struct btf2btf *b = th_open(th_fixture("basic.o"), NULL);
+	BTF2BTF_OPTS(o, .features = features);
+	const char *out = th_path(features ? "w-features.btf" : "w.btf");
+	struct btf2btf *b = th_open(obj, &o);
 	unsigned long n, points = 0;
 	struct run r;
 
-	(void)state;
 	assert_int_equal(btf2btf__transform(b), 0);
+	/* a result the write streams: the merge, or the sort over it */
+	assert_true(features ? b->sorted && b->merge : b->merge && !b->sorted);
 	for (n = 1;; n++) {
 		int err;
 
@@ -222,6 +226,18 @@ static void test_streamed_write_faults(void **state)
 	assert_true(points >= 1);
 	th_assert_raw_written(b, out, NULL);
 	btf2btf__close(b);
+}
+
+static void test_streamed_write_faults(void **state)
+{
+	const char *synth = th_path("synth.o");
+
+	(void)state;
+	/* basic.o is deduplicated by btf__dedup(), which lays the result out:
+	 * the synthetic object takes the hash path, and the sort is prepared */
+	assert_int_equal(fx_write_synthetic(synth, 40, 2, 3, 20), 0);
+	streamed_write_faults(th_fixture("basic.o"), 0);
+	streamed_write_faults(synth, BTF2BTF_FEATS_ALL);
 	th_cleanup();
 }
 

@@ -412,29 +412,35 @@ static void test_raw_output_matches_memory(void **state)
 static void test_streamed_write_matches_laid_out(void **state)
 {
 	const char *path = th_path("many.o"), *out = th_path("many.btf");
-	const struct btf_type *t;
-	struct btf2btf *b;
-	struct btf *btf;
-	size_t size;
-	int impl;
+	/* default: the merge's pieces; all: the sort's chunks, over the merge */
+	const unsigned int features[] = { 0, BTF2BTF_FEATS_ALL };
 
 	(void)state;
 	assert_int_equal(fx_write_synthetic(path, 6000, 2, 3, 500), 0);
-	b = th_open(path, NULL);
-	assert_int_equal(btf2btf__transform(b), 0);
-	assert_int_equal(btf2btf__stats(b)->transformed, 2000);
-	assert_int_equal(btf2btf__write_raw(b, out), 0);
-	th_assert_raw_written(b, out, &size);
-	assert_true(size > 4 * 64 * 1024);
-	btf2btf__close(b);
-	/* the last kfunc flagged, in the last piece: reduced, its _impl new */
-	btf = th_parse(out, NULL);
-	impl = th_find(btf, "bpf_synth_kfunc_5997_impl", BTF_KIND_FUNC);
-	assert_true(impl > 0);
-	t = btf__type_by_id(btf, th_find(btf, "bpf_synth_kfunc_5997", BTF_KIND_FUNC));
-	assert_int_equal(btf_vlen(btf__type_by_id(btf, t->type)) + 1,
-			 btf_vlen(btf__type_by_id(btf, btf__type_by_id(btf, impl)->type)));
-	btf__free(btf);
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		BTF2BTF_OPTS(o, .features = features[i]);
+		const struct btf_type *t;
+		struct btf2btf *b;
+		struct btf *btf;
+		size_t size;
+		int impl;
+
+		b = th_open(path, &o);
+		assert_int_equal(btf2btf__transform(b), 0);
+		assert_int_equal(btf2btf__stats(b)->transformed, 2000);
+		assert_int_equal(btf2btf__write_raw(b, out), 0);
+		th_assert_raw_written(b, out, &size);
+		assert_true(size > 4 * 64 * 1024);
+		btf2btf__close(b);
+		/* the last kfunc flagged: reduced, its _impl new */
+		btf = th_parse(out, NULL);
+		impl = th_find(btf, "bpf_synth_kfunc_5997_impl", BTF_KIND_FUNC);
+		assert_true(impl > 0);
+		t = btf__type_by_id(btf, th_find(btf, "bpf_synth_kfunc_5997", BTF_KIND_FUNC));
+		assert_int_equal(btf_vlen(btf__type_by_id(btf, t->type)) + 1,
+				 btf_vlen(btf__type_by_id(btf, btf__type_by_id(btf, impl)->type)));
+		btf__free(btf);
+	}
 	th_cleanup();
 }
 
@@ -474,7 +480,7 @@ static void test_merge_repointed_twice(void **state)
 	assert_int_equal(b2b_ext_retype(&x, fa, no_arg), 0);
 	assert_int_equal(b2b_ext_retype(&x, fa, two_args), 0);
 	assert_int_equal(b2b_merge_new(&x, &m), 0);
-	assert_int_equal(b2b_merge_lay_out(m, &data, &size), 0);
+	assert_int_equal(b2b_raw_parts_lay_out(b2b_merge_parts(m), &data, &size), 0);
 	assert_int_equal(size, sz);	/* nothing added: the same layout */
 	out = btf__new(data, size);
 	assert_non_null(out);

@@ -610,14 +610,7 @@ int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
 	return b2b_raw_parts_emit(&m->parts, sink, ctx);
 }
 
-int b2b_merge_lay_out(const struct b2b_merge *m, void **data, size_t *size)
+size_t b2b_merge_size(const struct b2b_merge *m)
 {
-	size_t sz = b2b_raw_parts_size(&m->parts);
-
-	*data = b2b_fault_nomem() ? NULL : malloc(sz);
-	if (!*data)
-		return -ENOMEM;
-	b2b_raw_parts_copy(&m->parts, *data);
-	*size = sz;
-	return 0;
+	return b2b_raw_parts_size(&m->parts);
 }

@@ -64,8 +64,8 @@ int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out);
 int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx);
 /* The result's pieces, for a pass that reads it without laying it out. */
 const struct b2b_raw_parts *b2b_merge_parts(const struct b2b_merge *m);
-/* The result in one buffer (malloc'd). */
-int b2b_merge_lay_out(const struct b2b_merge *m, void **data, size_t *size);
+/* The result's bytes. */
+size_t b2b_merge_size(const struct b2b_merge *m);
 void b2b_merge_free(struct b2b_merge *m);
 
 #endif /* BTF2BTF_BTF_EDIT_H */

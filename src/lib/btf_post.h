@@ -39,6 +39,20 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	      struct b2b_pass_out *out, bool *full);
 
 /*
+ * The same, prepared and not laid out: *out (NULL when the order is the
+ * input's and nothing is dropped: unchanged) reads in where it is, which
+ * must outlive it; written by b2b_sorted_emit() in chunks.
+ */
+struct b2b_sorted;
+int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, const __u32 *equal,
+		     struct b2b_sorted **out);
+/* Its id map: input id -> output id, for the input's *nr ids. */
+const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr);
+size_t b2b_sorted_size(const struct b2b_sorted *s);
+int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx);
+void b2b_sorted_free(struct b2b_sorted *s);
+
+/*
  * b2b_dedup()'s hash path without the layout, for a pass that lays the
  * types out anyway (the sort): *equal (NULL: nothing dropped) gets, per id,
  * the kept type a dropped one equals, or the id itself. 1 when the hash path
@@ -86,7 +100,12 @@ struct b2b_post_in {
 };
 
 struct b2b_post_result {
-	struct b2b_pass_out btf;	/* data NULL: unchanged; map NULL: identity */
+	/* data NULL: unchanged, or (sorted) not laid out; map NULL: identity */
+	struct b2b_pass_out btf;
+	/* dedup and sort's result, prepared only: it reads the input's parts,
+	 * which the caller keeps while it lives; btf.map is its map (its own:
+	 * not to be freed apart from it) */
+	struct b2b_sorted *sorted;
 	void *base_data;		/* distilled base (raw), or NULL */
 	size_t base_size;
 	struct btf *base;		/* the same, parsed */

@@ -87,7 +87,7 @@ int b2b_raw_parts_emit(const struct b2b_raw_parts *p, b2b_sink_fn sink, void *ct
 	return err;
 }
 
-static int sink_memory(void *ctx, const void *data, size_t len)
+int b2b_sink_memory(void *ctx, const void *data, size_t len)
 {
 	char **p = ctx;
 
@@ -100,7 +100,7 @@ void b2b_raw_parts_copy(const struct b2b_raw_parts *p, void *buf)
 {
 	char *at = buf;
 
-	b2b_raw_parts_emit(p, sink_memory, &at);	/* cannot fail */
+	b2b_raw_parts_emit(p, b2b_sink_memory, &at);	/* cannot fail */
 }
 
 int b2b_raw_parts_lay_out(const struct b2b_raw_parts *p, void **data, size_t *size)

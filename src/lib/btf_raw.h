@@ -37,6 +37,8 @@ struct b2b_raw_parts {
 
 /* Takes data[0, len) as the next bytes of the result; 0 or a negative errno. */
 typedef int (*b2b_sink_fn)(void *ctx, const void *data, size_t len);
+/* The sink into memory: ctx is a char ** advanced past what is written. */
+int b2b_sink_memory(void *ctx, const void *data, size_t len);
 
 /* The parts of raw bytes in one buffer (not copied). -EINVAL if malformed. */
 int b2b_raw_parts_of(struct b2b_raw_parts *p, const void *data, size_t size);

@@ -147,94 +147,207 @@ void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 		map[i] = second[map[i]];
 }
 
-/* t copied to types + pos with its references remapped; the next pos. */
-static __u32 lay_out(char *types, __u32 pos, const struct btf_type *t, const __u32 *map, __u32 cnt)
-{
-	__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
+/*
+ * A sort's result before it is laid out: the kept types' order over the
+ * input, read where it is (in parts), and the id map. Written out a chunk
+ * at a time, it never holds a second copy of the BTF.
+ */
+struct b2b_sorted {
+	struct b2b_raw r;
+	__u32 *order;		/* the kept ids in output order */
+	__u32 nr_order;
+	__u32 *map;		/* input id -> output id (base ids: themselves) */
+	__u32 cnt;		/* the input's type count */
+	__u32 type_len;		/* the kept types' bytes */
+	char *chunk;		/* CHUNK bytes, or the biggest type's if more */
+	__u32 chunk_len;
+};
 
-	memcpy(dst, t, words * 4);
-	b2b_type_remap(dst, map, cnt);
-	return pos + words * 4;
+#define CHUNK (64U << 10)
+
+void b2b_sorted_free(struct b2b_sorted *s)
+{
+	if (!s)
+		return;
+	b2b_raw_free(&s->r);
+	free(s->order);
+	free(s->map);
+	free(s->chunk);
+	free(s);
 }
 
-int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
-			  const __u32 *equal, struct b2b_pass_out *out)
+/*
+ * The kept ids in output order and the map, from the keys sorted: the
+ * anonymous kept types first, in id order (map puts them there), then the
+ * named ones in key order.
+ */
+static int order_from_keys(struct b2b_sorted *s, const struct sort_key *keys, __u32 nr,
+			   __u32 nr_anon, const __u32 *equal)
+{
+	const struct b2b_raw *r = &s->r;
+	__u32 n = 0, biggest = 0;
+
+	s->order = b2b_malloc(((size_t)nr_anon + nr) * sizeof(*s->order));
+	if (!s->order)
+		return -ENOMEM;
+	for (__u32 id = r->start_id; id < s->cnt; id++)
+		if ((!equal || equal[id] == id) && s->map[id] < r->start_id + nr_anon)
+			s->order[n++] = id;
+	for (__u32 i = 0; i < nr; i++)
+		s->order[n++] = keys[i].id;
+	s->nr_order = n;
+	for (__u32 i = 0; i < n; i++) {
+		__u32 len = b2b_type_words(b2b_raw_type(r, s->order[i])) * 4;
+
+		if (len > biggest)
+			biggest = len;
+	}
+	s->chunk_len = biggest > CHUNK ? biggest : CHUNK;
+	s->chunk = b2b_malloc(s->chunk_len);
+	return s->chunk ? 0 : -ENOMEM;
+}
+
+int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, const __u32 *equal,
+		     struct b2b_sorted **out)
 {
 	struct sort_key *keys = NULL;
-	struct b2b_raw r;
-	char *types = NULL;
-	__u32 *map = NULL, cnt, nr = 0, nr_anon = 0, type_len = 0, pos = 0;
+	struct b2b_sorted *s;
+	struct b2b_raw *r;
+	__u32 nr = 0, nr_anon = 0;
 	bool identity = true;
 	int err;
 
-	memset(out, 0, sizeof(*out));
-	err = b2b_raw_open_parts(&r, in, base);
+	*out = NULL;
+	s = b2b_calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	r = &s->r;
+	err = b2b_raw_open_parts(r, in, base);
 	if (err)
-		return err;
-	cnt = b2b_raw_type_cnt(&r);
-	if (cnt > 1U << 31) {
+		goto out;
+	s->cnt = b2b_raw_type_cnt(r);
+	if (s->cnt > 1U << 31) {
 		err = -E2BIG;
 		goto out;
 	}
-	keys = b2b_malloc((size_t)r.nr * sizeof(*keys));
-	map = b2b_malloc((size_t)cnt * sizeof(*map));
-	if (!keys || !map) {
+	keys = b2b_malloc((size_t)r->nr * sizeof(*keys));
+	s->map = b2b_malloc((size_t)s->cnt * sizeof(*s->map));
+	if (!keys || !s->map) {
 		err = -ENOMEM;
 		goto out;
 	}
 	/* the kept types only (a dropped one takes its equal's place below);
 	 * the anonymous ones first, in id order, as the sort would put them:
 	 * keys for the named ones only */
-	for (__u32 i = 0; i < r.start_id; i++)
-		map[i] = i;
-	for (__u32 id = r.start_id; id < cnt; id++) {
-		const struct btf_type *t = b2b_raw_type(&r, id);
+	for (__u32 i = 0; i < r->start_id; i++)
+		s->map[i] = i;
+	for (__u32 id = r->start_id; id < s->cnt; id++) {
+		const struct btf_type *t = b2b_raw_type(r, id);
 		const char *name;
 
 		if (equal && equal[id] != id)
 			continue;
-		type_len += b2b_type_words(t) * 4;
-		name = b2b_raw_name(&r, t);
+		s->type_len += b2b_type_words(t) * 4;
+		name = b2b_raw_name(r, t);
 		if (!*name) {
-			identity &= id == r.start_id + nr_anon;
-			map[id] = r.start_id + nr_anon++;
+			identity &= id == r->start_id + nr_anon;
+			s->map[id] = r->start_id + nr_anon++;
 			continue;
 		}
 		keys[nr].id = id;
 		set_prefix(&keys[nr++], name);
 	}
-	err = sort_keys(keys, nr, &r);
+	err = sort_keys(keys, nr, r);
 	if (err)
 		goto out;
 	for (__u32 i = 0; i < nr; i++) {
-		map[keys[i].id] = r.start_id + nr_anon + i;
-		identity &= keys[i].id == r.start_id + nr_anon + i;
+		s->map[keys[i].id] = r->start_id + nr_anon + i;
+		identity &= keys[i].id == r->start_id + nr_anon + i;
 	}
-	for (__u32 id = r.start_id; equal && id < cnt; id++)
+	for (__u32 id = r->start_id; equal && id < s->cnt; id++)
 		if (equal[id] != id)
-			map[id] = map[equal[id]];	/* equal[] names kept types only */
-	if (identity && nr_anon + nr == r.nr)
+			s->map[id] = s->map[equal[id]];	/* equal[] names kept types only */
+	if (identity && nr_anon + nr == r->nr)
 		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
-
-	types = b2b_raw_alloc(&r, type_len, &out->data, &out->size);
-	if (!types) {
-		err = -ENOMEM;
-		goto out;
+	err = order_from_keys(s, keys, nr, nr_anon, equal);
+	if (!err) {
+		*out = s;
+		s = NULL;
 	}
-	/* the anonymous types are the kept ones map put first, in id order */
-	for (__u32 id = r.start_id; id < cnt; id++)
-		if ((!equal || equal[id] == id) && map[id] < r.start_id + nr_anon)
-			pos = lay_out(types, pos, b2b_raw_type(&r, id), map, cnt);
-	for (__u32 i = 0; i < nr; i++)
-		pos = lay_out(types, pos, b2b_raw_type(&r, keys[i].id), map, cnt);
-	out->map = map;
-	out->nr_map = cnt;
-	map = NULL;
 out:
 	free(keys);
-	free(map);
-	b2b_raw_free(&r);
+	b2b_sorted_free(s);
 	return err;
+}
+
+const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr)
+{
+	*nr = s->cnt;
+	return s->map;
+}
+
+size_t b2b_sorted_size(const struct b2b_sorted *s)
+{
+	return sizeof(struct btf_header) + (size_t)s->type_len + s->r.hdr.str_len;
+}
+
+int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx)
+{
+	const struct b2b_raw *r = &s->r;
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+		.type_off = 0, .type_len = s->type_len, .str_off = s->type_len,
+		.str_len = r->hdr.str_len,
+	};
+	__u32 pos = 0;
+	int err;
+
+	err = sink(ctx, &h, sizeof(h));
+	for (__u32 i = 0; !err && i < s->nr_order; i++) {
+		const struct btf_type *t = b2b_raw_type(r, s->order[i]);
+		__u32 len = b2b_type_words(t) * 4;
+
+		if (pos + len > s->chunk_len) {
+			err = sink(ctx, s->chunk, pos);
+			pos = 0;
+		}
+		memcpy(s->chunk + pos, t, len);
+		b2b_type_remap((__u32 *)(s->chunk + pos), s->map, s->cnt);
+		pos += len;
+	}
+	if (!err && pos)
+		err = sink(ctx, s->chunk, pos);
+	if (!err && r->str_len0)
+		err = sink(ctx, r->strs[0], r->str_len0);
+	if (!err && r->hdr.str_len > r->str_len0)
+		err = sink(ctx, r->strs[1], r->hdr.str_len - r->str_len0);
+	return err;
+}
+
+int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
+			  const __u32 *equal, struct b2b_pass_out *out)
+{
+	struct b2b_sorted *s;
+	char *at;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = b2b_sort_prepare(in, base, equal, &s);
+	if (err || !s)
+		return err;
+	out->size = b2b_sorted_size(s);
+	out->data = at = b2b_malloc(out->size);
+	if (!out->data) {
+		b2b_sorted_free(s);
+		memset(out, 0, sizeof(*out));
+		return -ENOMEM;
+	}
+	b2b_sorted_emit(s, b2b_sink_memory, &at);	/* cannot fail */
+	out->map = s->map;
+	out->nr_map = s->cnt;
+	s->map = NULL;
+	b2b_sorted_free(s);
+	return 0;
 }
 
 int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,

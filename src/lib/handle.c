@@ -22,6 +22,7 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->set8_view);
 	btf__free(b->btf);
 	free(b->out);
+	b2b_sorted_free(b->sorted);
 	b2b_merge_free(b->merge);
 	btf__free(b->base);
 	btf__free(b->full_base);
@@ -32,16 +33,28 @@ void btf2btf__close(struct btf2btf *b)
 	free(b);
 }
 
+int b2b_emit_result(const struct btf2btf *b, b2b_sink_fn sink, void *ctx)
+{
+	return b->sorted ? b2b_sorted_emit(b->sorted, sink, ctx) : b2b_merge_emit(b->merge, sink, ctx);
+}
+
 int b2b_lay_out(struct btf2btf *b)
 {
-	int err;
+	size_t size;
+	char *buf, *at;
 
-	if (!b->merge)
+	if (!b->sorted && !b->merge)
 		return 0;
-	err = b2b_merge_lay_out(b->merge, &b->out, &b->out_size);
-	if (err)
-		return b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
-				 strerror(-err));
+	size = b->sorted ? b2b_sorted_size(b->sorted) : b2b_merge_size(b->merge);
+	buf = at = b2b_fault_nomem() ? NULL : malloc(size);
+	if (!buf)
+		return b2b_errno(&b->log, -ENOMEM, "cannot lay out the transformed BTF: %s",
+				 strerror(ENOMEM));
+	b2b_emit_result(b, b2b_sink_memory, &at);	/* cannot fail into memory */
+	b->out = buf;
+	b->out_size = size;
+	b2b_sorted_free(b->sorted);	/* before the merge it reads */
+	b->sorted = NULL;
 	b2b_merge_free(b->merge);
 	b->merge = NULL;
 	return 0;
@@ -82,7 +95,8 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	const void *raw;
 	int err;
 
-	if ((b->out || b->merge) && btf__endianness(b->btf) == b2b_native_endianness()) {
+	if ((b->out || b->merge || b->sorted) &&
+	    btf__endianness(b->btf) == b2b_native_endianness()) {
 		err = b2b_lay_out(b);
 		if (err)
 			return err;

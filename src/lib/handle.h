@@ -26,6 +26,8 @@ struct btf2btf {
 	void *out;			/* transformed raw BTF, native endian, not parsed yet */
 	size_t out_size;
 	struct b2b_merge *merge;	/* or the transformed BTF not laid out yet (on b->btf) */
+	/* or dedup and sort's result not laid out yet (on b->merge, else b->btf) */
+	struct b2b_sorted *sorted;
 	struct btf *base;		/* the distilled base after a transform with distill */
 	struct btf *full_base;		/* the base read, once replaced by the distilled one */
 	void *base_out;			/* distilled base, raw native endian */
@@ -48,8 +50,10 @@ struct btf2btf {
  * what names them in messages. */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log);
-/* b->merge laid out into b->out; on failure b is as it was. */
+/* b->sorted or b->merge laid out into b->out; on failure b is as it was. */
 int b2b_lay_out(struct btf2btf *b);
+/* The same result to a sink, in pieces (b->sorted or b->merge set). */
+int b2b_emit_result(const struct btf2btf *b, b2b_sink_fn sink, void *ctx);
 /* b->out (laid out first) parsed into b->btf; on failure b is as it was. */
 int b2b_materialise(struct btf2btf *b);
 

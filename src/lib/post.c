@@ -12,6 +12,9 @@
 
 void b2b_post_result_free(struct b2b_post_result *res)
 {
+	if (res->sorted)
+		res->btf.map = NULL;	/* the sorted result's */
+	b2b_sorted_free(res->sorted);
 	b2b_pass_out_free(&res->btf);
 	free(res->base_data);
 	btf__free(res->base);
@@ -55,13 +58,13 @@ static int lay_out_input(struct b2b_post_in *in)
 
 /*
  * Dedup then sort, no distill between: both read the input where it is (in
- * parts), and the sort lays out only the types dedup keeps, one copy of the
- * BTF instead of two. 1: the hash path cannot decide (btf__dedup() must).
+ * parts), and the result is left prepared (res->sorted), to be written
+ * from the input without a second copy of the BTF. 1: the hash path cannot
+ * decide (btf__dedup() must).
  */
 static int dedup_and_sort(struct b2b_post_in *in, struct b2b_post_result *res)
 {
 	const struct b2b_raw_parts *parts = in->parts;
-	struct b2b_pass_out p = { 0 };
 	struct b2b_raw_parts whole;
 	__u32 *equal = NULL;
 	int err;
@@ -75,10 +78,10 @@ static int dedup_and_sort(struct b2b_post_in *in, struct b2b_post_result *res)
 	err = b2b_dedup_equals(parts, in->base, in->first_new, &equal);
 	if (err)
 		return err;
-	err = b2b_sort_kept_by_name(parts, in->base, equal, &p);
+	err = b2b_sort_prepare(parts, in->base, equal, &res->sorted);
 	free(equal);
-	if (!err)
-		step(in, res, &p);
+	if (!err && res->sorted)
+		res->btf.map = (__u32 *)b2b_sorted_map(res->sorted, &res->btf.nr_map);
 	return err;
 }
 

@@ -390,6 +390,12 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 	}
 	if (res->btf.map)
 		remap_handle(b, res->btf.map, res->btf.nr_map);
+	if (res->sorted) {	/* written from the input's parts when asked for */
+		b->sorted = res->sorted;
+		res->sorted = NULL;
+		res->btf.map = NULL;	/* b->sorted's */
+		b->post_changed = true;
+	}
 	b->transformed = true;
 	b->changed = changed || b->post_changed;
 }

@@ -40,9 +40,9 @@ static int write_bytes_to(const char *path, mode_t mode, const void *raw, size_t
 	return err;
 }
 
-/* What goes to the temp file, OUT_BUF bytes at a time: the merge's pieces
- * range from a repointed ->type (4 bytes) or a string to megabytes of types
- * as read (a piece that size goes straight to write()). */
+/* What goes to the temp file, OUT_BUF bytes at a time: the pieces range
+ * from a repointed ->type (4 bytes) or a sorted chunk of types to megabytes
+ * of types as read (a piece that size goes straight to write()). */
 #define OUT_BUF	(64 * 1024)
 
 struct out_sink {
@@ -89,8 +89,8 @@ static int sink_out(void *ctx, const void *data, size_t len)
 	return 0;
 }
 
-/* The transformed BTF written from the merge's pieces, never laid out whole. */
-static int write_merge_to(struct btf2btf *b, const char *path, mode_t mode,
+/* The transformed BTF written from its pieces, never laid out whole. */
+static int write_pieces_to(struct btf2btf *b, const char *path, mode_t mode,
 			  const struct b2b_log *log)
 {
 	struct out_sink s = { .log = log };
@@ -102,7 +102,7 @@ static int write_merge_to(struct btf2btf *b, const char *path, mode_t mode,
 		return err;
 	s.out = &out;
 	s.buf = b2b_fault_nomem() ? NULL : malloc(OUT_BUF);
-	err = s.buf ? b2b_merge_emit(b->merge, sink_out, &s) : -ENOMEM;
+	err = s.buf ? b2b_emit_result(b, sink_out, &s) : -ENOMEM;
 	if (err && !s.write_failed)
 		b2b_errno(log, err, "cannot write the transformed BTF: %s", strerror(-err));
 	if (!err)
@@ -122,8 +122,8 @@ static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
 	int err;
 
 	log.path = path;
-	if (b->merge && btf__endianness(b->btf) == b2b_native_endianness())
-		return write_merge_to(b, path, mode, &log);
+	if ((b->sorted || b->merge) && btf__endianness(b->btf) == b2b_native_endianness())
+		return write_pieces_to(b, path, mode, &log);
 	err = btf2btf__raw_btf(b, &raw, &size);
 	if (err)
 		return err;
