@@ -230,11 +230,13 @@ static void test_sort_order_and_refs(void **state)
 }
 
 /*
- * Runs of one 8-byte prefix longer than the radix sort's cut-over (2048):
- * 6,000 names sharing 16 and 24 bytes, in a scrambled order, equal names
- * among them, and names ending on a chunk boundary (a prefix of longer
- * ones): the sort recurses 8 bytes at a time and must still give strcmp
- * order with ties in id order.
+ * Runs of one 8-byte prefix far longer than the radix sort's cut-over to
+ * qsort(): 6,000 names sharing 16 and 24 bytes, in a scrambled order,
+ * equal names among them, and names ending on a chunk boundary (a prefix
+ * of longer ones): the sort takes the names 8 bytes at a time and must
+ * still give strcmp order with ties in id order. Equal names come dense
+ * (put in id order through a bitmap) and sparse (one name every 400th of
+ * 40,000 types: radix passes over the ids' bytes).
  */
 static void test_sort_long_shared_prefixes(void **state)
 {
@@ -256,6 +258,15 @@ static void test_sort_long_shared_prefixes(void **state)
 			snprintf(name, sizeof(name), "bpf_synth_kfunc_common_%u", k % 7);
 		else
 			snprintf(name, sizeof(name), "bpf_synth_kfunc_%05u", k);
+		assert_true(btf__add_typedef(in, name, i_int) > 0);
+	}
+	for (int i = 0; i < 40000; i++) {
+		char name[64];
+
+		if (i % 400 == 7)
+			snprintf(name, sizeof(name), "sparse");
+		else
+			snprintf(name, sizeof(name), "sparse_%05u", (i * 7919u) % 40000);
 		assert_true(btf__add_typedef(in, name, i_int) > 0);
 	}
 	raw = raw_of(in, &size);

@@ -11,23 +11,21 @@
 
 #include "btf_post.h"
 
-/* 12 bytes: the radix passes move these around (up to 4 or 8 times), and
- * two arrays of them (keys and the passes' scratch) are the sort's memory */
+/* 12 bytes: the keys are the sort's memory, sorted in place */
 struct sort_key {
-	__u64 prefix;		/* 8 bytes of the name from the current depth, big-endian, 0-padded */
+	__u64 prefix;		/* 8 bytes of the name from the key's depth, big-endian, 0-padded */
 	__u32 id : 31;		/* type ids are below 2^31 (checked) */
 	__u32 short_name : 1;	/* the name ends within the prefix */
 } __attribute__((packed));
 
-struct sorter {
+/* qsort_r()'s context: keys of one run share their first depth name bytes */
+struct run_ctx {
 	const struct b2b_raw *r;
-	struct sort_key *tmp;	/* as many as the keys */
-	__u32 *count;		/* 65536 */
-	size_t depth;		/* bytes of the names already sorted on */
+	size_t depth;
 };
 
-/* Below this many keys of one prefix, qsort() beats four 65536-bucket passes. */
-#define RADIX_MIN 2048
+/* Below this many keys, qsort() beats counting 256 buckets a byte. */
+#define SMALL_RUN 64
 
 static void set_prefix(struct sort_key *k, const char *name)
 {
@@ -39,103 +37,201 @@ static void set_prefix(struct sort_key *k, const char *name)
 	k->short_name = j < 8;
 }
 
-/* Keys of one prefix, names longer than it: by the rest of the name, then id. */
-static int cmp_long_names(const void *pa, const void *pb, void *ctx)
+static const char *key_name(const struct b2b_raw *r, const struct sort_key *k)
+{
+	return b2b_raw_name(r, b2b_raw_type(r, k->id));
+}
+
+/* By name from the run's depth, then by id. (Equal prefixes: both names
+ * end within them, or neither does.) */
+static int cmp_keys(const void *pa, const void *pb, void *ctx)
 {
 	const struct sort_key *a = pa, *b = pb;
-	const struct sorter *s = ctx;
-	int c = strcmp(b2b_raw_name(s->r, b2b_raw_type(s->r, a->id)) + s->depth,
-		       b2b_raw_name(s->r, b2b_raw_type(s->r, b->id)) + s->depth);
+	const struct run_ctx *c = ctx;
 
-	if (c)
-		return c;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	if (!a->short_name) {
+		int d = strcmp(key_name(c->r, a) + c->depth + 8, key_name(c->r, b) + c->depth + 8);
+
+		if (d)
+			return d;
+	}
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
 /*
- * Stable LSD radix sort of keys[0..nr) by prefix: 16 bits a pass from
- * 65,536 keys on, 8 below, where clearing and summing 65,536 counts per
- * pass (256 KB) would cost more than the keys.
+ * The key's digit at a level: the prefix's bytes (0-7), most significant
+ * first; then, past a name that ends within the prefix, the id's bytes
+ * (8-11): the sort is not stable, so equal names go by id this way.
  */
-static void radix_by_prefix(struct sorter *s, struct sort_key *keys, __u32 nr)
+static unsigned int digit(const struct sort_key *k, unsigned int level)
 {
-	struct sort_key *src = keys, *dst = s->tmp, *sw;
-	int bits = nr >= 65536 ? 16 : 8;
-	__u32 *count = s->count, digits = 1U << bits, mask = digits - 1;
-
-	for (int shift = 0; shift < 64; shift += bits) {
-		__u32 sum = 0;
-
-		memset(count, 0, digits * sizeof(*count));
-		for (__u32 i = 0; i < nr; i++)
-			count[(src[i].prefix >> shift) & mask]++;
-		if (nr && count[(src[0].prefix >> shift) & mask] == nr)
-			continue;	/* one digit for all: nothing moves */
-		for (__u32 d = 0; d < digits; d++) {
-			__u32 c = count[d];
-
-			count[d] = sum;
-			sum += c;
-		}
-		for (__u32 i = 0; i < nr; i++)
-			dst[count[(src[i].prefix >> shift) & mask]++] = src[i];
-		sw = src;
-		src = dst;
-		dst = sw;
-	}
-	if (src != keys)
-		memcpy(keys, src, (size_t)nr * sizeof(*keys));
+	if (level < 8)
+		return (k->prefix >> (56 - 8 * level)) & 0xff;
+	return (k->id >> (8 * (11 - level))) & 0xff;
 }
 
 /*
- * keys[0..nr), in id order and sharing their first s->depth name bytes,
- * sorted by name then id: by the next 8 bytes with the radix sort, then
- * each run of one 8-byte prefix among longer names the same way, 8 bytes
- * deeper (qsort() with strcmp once a run is small). qsort() with strcmp
- * over a vmlinux (130,000 names, many sharing "bpf_" or "__x64_sys") cost
- * more than reading and writing the BTF; at 100,000 kfuncs sharing
- * "bpf_synth_kfunc_", sorting the runs of one prefix by qsort() did too.
+ * The first level from level on whose digit is not the same in all of
+ * keys[0..nr): one pass over the keys instead of one a level. Names that
+ * share many bytes ("bpf_synth_kfunc_", decl tags of one name) skip those
+ * in one go.
  */
-static void sort_by_name(struct sorter *s, struct sort_key *keys, __u32 nr)
+static unsigned int first_differing_level(const struct sort_key *keys, __u32 nr,
+					  unsigned int level)
 {
-	radix_by_prefix(s, keys, nr);
-	for (__u32 i = 0, j; i < nr; i = j) {
-		for (j = i + 1; j < nr && keys[j].prefix == keys[i].prefix; j++)
-			;
-		/* short names equal in full stay in id order (the radix sort is stable) */
-		if (j - i < 2 || keys[i].short_name)
-			continue;
-		s->depth += 8;
-		if (j - i < RADIX_MIN) {
-			qsort_r(keys + i, j - i, sizeof(*keys), cmp_long_names, s);
-		} else {
-			/* the run is in id order: the radix sort is stable */
-			for (__u32 k = i; k < j; k++)
-				set_prefix(&keys[k], b2b_raw_name(s->r, b2b_raw_type(s->r, keys[k].id)) +
-						     s->depth);
-			sort_by_name(s, keys + i, j - i);
+	__u64 diff = 0;
+	__u32 id_diff = 0;
+
+	if (level < 8) {
+		for (__u32 i = 1; i < nr; i++)
+			diff |= keys[i].prefix ^ keys[0].prefix;
+		diff &= ~0ULL >> (8 * level);	/* the digits above level are shared */
+		if (diff)
+			return __builtin_clzll(diff) / 8;
+		level = 8;
+	}
+	if (!keys[0].short_name)
+		return 8;	/* the prefix is used up: the next 8 bytes */
+	for (__u32 i = 1; i < nr; i++)
+		id_diff |= keys[i].id ^ keys[0].id;
+	id_diff &= ~0U >> (8 * (level - 8));
+	return id_diff ? 8 + __builtin_clz(id_diff) / 8 : 12;
+}
+
+/* Bucket d (lo <= d <= hi) is keys bounds[d] .. bounds[d + 1]. */
+struct buckets {
+	__u32 bounds[257];
+	unsigned int lo, hi;
+};
+
+/*
+ * keys[0..nr) into 256 buckets of the level's digit, in place (American
+ * flag sort). Only the digits present are walked: a few letters or id
+ * bytes in most runs, not 256.
+ */
+static void split(struct sort_key *keys, __u32 nr, unsigned int level, struct buckets *b)
+{
+	__u32 count[256] = { 0 }, next[256], *bounds = b->bounds;
+	unsigned int lo = 255, hi = 0;
+
+	for (__u32 i = 0; i < nr; i++) {
+		unsigned int d = digit(&keys[i], level);
+
+		count[d]++;
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+	}
+	b->lo = lo;
+	b->hi = hi;
+	bounds[lo] = 0;
+	for (unsigned int d = lo; d <= hi; d++) {
+		next[d] = bounds[d];
+		bounds[d + 1] = bounds[d] + count[d];
+	}
+	for (unsigned int d = lo; d <= hi; d++) {
+		while (next[d] < bounds[d + 1]) {
+			struct sort_key k = keys[next[d]];
+			unsigned int kd = digit(&k, level);
+
+			while (kd != d) {	/* follow the cycle */
+				struct sort_key t = keys[next[kd]];
+
+				keys[next[kd]++] = k;
+				k = t;
+				kd = digit(&k, level);
+			}
+			keys[next[d]++] = k;
 		}
-		s->depth -= 8;
 	}
 }
 
-/* keys[] (in id order) by name, anonymous first, ties by id. */
+/*
+ * keys[0..nr) of one name (equal in all but the id) put in id order: the
+ * ids marked in a bitmap and read back in order, when their range is
+ * dense enough for that to be cheaper than radix passes (the decl tags of
+ * one name in a big BTF). false: not done, the radix sort goes on.
+ */
+static bool ids_in_order(struct sort_key *keys, __u32 nr)
+{
+	__u32 lo = keys[0].id, hi = keys[0].id, n = 0;
+	__u64 *bits, words;
+
+	for (__u32 i = 1; i < nr; i++) {
+		lo = keys[i].id < lo ? keys[i].id : lo;
+		hi = keys[i].id > hi ? keys[i].id : hi;
+	}
+	words = ((__u64)hi - lo) / 64 + 1;
+	if (words > 4 * (__u64)nr)
+		return false;
+	bits = calloc(words, sizeof(*bits));
+	if (!bits)
+		return false;	/* the radix passes need no memory */
+	for (__u32 i = 0; i < nr; i++)
+		bits[(keys[i].id - lo) / 64] |= 1ULL << ((keys[i].id - lo) % 64);
+	for (__u64 w = 0; w < words; w++)
+		for (__u64 m = bits[w]; m; m &= m - 1)
+			keys[n++].id = lo + w * 64 + __builtin_ctzll(m);
+	free(bits);
+	return true;
+}
+
+/*
+ * keys[0..nr), sharing their first depth name bytes and the digits above
+ * level, sorted by name then id: a most-significant-digit radix sort, in
+ * place. A run whose prefix is used up among longer names takes the next 8
+ * bytes. Every bucket but the biggest is sorted by a call (at most half
+ * the keys: the calls nest at most log2(nr) deep), the biggest by the loop.
+ * qsort() with strcmp over a vmlinux (130,000 names, many sharing "bpf_" or
+ * "__x64_sys") cost more than reading and writing the BTF.
+ */
+static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, size_t depth,
+		     unsigned int level)
+{
+	for (;;) {
+		struct buckets b;
+		unsigned int big;
+
+		if (nr < SMALL_RUN || level == 12) {
+			struct run_ctx c = { r, depth };
+
+			if (nr > 1)
+				qsort_r(keys, nr, sizeof(*keys), cmp_keys, &c);
+			return;
+		}
+		level = first_differing_level(keys, nr, level);
+		if (level == 12)
+			return;	/* no digit differs: equal keys (ids are unique: none) */
+		if (level >= 8 && keys[0].short_name && ids_in_order(keys, nr))
+			return;
+		if (level == 8 && !keys[0].short_name) {
+			/* one prefix, longer names: the next 8 bytes */
+			depth += 8;
+			for (__u32 i = 0; i < nr; i++)
+				set_prefix(&keys[i], key_name(r, &keys[i]) + depth);
+			level = 0;
+			continue;
+		}
+		split(keys, nr, level, &b);	/* the digits differ: two buckets or more */
+		big = b.lo;
+		for (unsigned int d = b.lo + 1; d <= b.hi; d++)
+			if (b.bounds[d + 1] - b.bounds[d] > b.bounds[big + 1] - b.bounds[big])
+				big = d;
+		for (unsigned int d = b.lo; d <= b.hi; d++)
+			if (d != big && b.bounds[d + 1] - b.bounds[d] > 1)
+				sort_run(r, keys + b.bounds[d], b.bounds[d + 1] - b.bounds[d], depth,
+					 level + 1);
+		keys += b.bounds[big];
+		nr = b.bounds[big + 1] - b.bounds[big];
+		level++;
+	}
+}
+
+/* keys[] by name, anonymous first, ties by id. */
 static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
 {
-	struct sorter s = {
-		.r = r,
-		.tmp = b2b_malloc((size_t)nr * sizeof(*s.tmp)),
-		.count = b2b_malloc(65536 * sizeof(*s.count)),
-	};
-
-	if (!s.tmp || !s.count) {
-		free(s.tmp);
-		free(s.count);
-		return -ENOMEM;
-	}
-	sort_by_name(&s, keys, nr);
-	free(s.tmp);
-	free(s.count);
+	sort_run(r, keys, nr, 0, 0);
 	return 0;
 }
 
