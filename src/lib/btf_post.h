@@ -21,9 +21,10 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 /*
  * The same for the types b2b_dedup_equals() keeps (equal NULL: all): one
  * layout for both passes; out->map takes a dropped type to its equal's id.
+ * equal is taken (its memory becomes the map), freed on failure too.
  */
 int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
-			  const __u32 *equal, struct b2b_pass_out *out);
+			  __u32 *equal, struct b2b_pass_out *out);
 
 /*
  * Deduplicate, with the result btf__dedup() gives. Types with ids below
@@ -41,10 +42,11 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 /*
  * The same, prepared and not laid out: *out (NULL when the order is the
  * input's and nothing is dropped: unchanged) reads in where it is, which
- * must outlive it; written by b2b_sorted_emit() in chunks.
+ * must outlive it; written by b2b_sorted_emit() in chunks. equal is taken,
+ * as above.
  */
 struct b2b_sorted;
-int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, const __u32 *equal,
+int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u32 *equal,
 		     struct b2b_sorted **out);
 /* Its id map: input id -> output id, for the input's *nr ids. */
 const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr);

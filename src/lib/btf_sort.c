@@ -272,27 +272,39 @@ void b2b_sorted_free(struct b2b_sorted *s)
 	free(s);
 }
 
+static bool is_dropped(const __u64 *dropped, __u32 id)
+{
+	return dropped && dropped[id / 64] >> (id % 64) & 1;
+}
+
 /*
- * The kept ids in output order and the map, from the keys sorted: the
- * anonymous kept types first, in id order (map puts them there), then the
- * named ones in key order.
+ * The kept ids in output order, from the keys sorted: the anonymous kept
+ * types first, in id order (map puts them there), then the named ones in
+ * key order. Written over the keys (4 bytes an id where a key took 12):
+ * the sort's peak memory is the keys' and the map's, no third array.
  */
-static int order_from_keys(struct b2b_sorted *s, const struct sort_key *keys, __u32 nr,
-			   __u32 nr_anon, const __u32 *equal)
+static int order_from_keys(struct b2b_sorted *s, void *keys_block, __u32 nr, __u32 nr_anon,
+			   const __u64 *dropped)
 {
 	const struct b2b_raw *r = &s->r;
-	__u32 n = 0, biggest = 0;
+	const struct sort_key *keys = keys_block;
+	__u32 *ids = keys_block, *shrunk, n = 0, biggest = 0;	/* malloc()ed: aligned */
 
-	s->order = b2b_malloc(((size_t)nr_anon + nr) * sizeof(*s->order));
-	if (!s->order)
-		return -ENOMEM;
-	for (__u32 id = r->start_id; id < s->cnt; id++)
-		if ((!equal || equal[id] == id) && s->map[id] < r->start_id + nr_anon)
-			s->order[n++] = id;
-	for (__u32 i = 0; i < nr; i++)
-		s->order[n++] = keys[i].id;
-	s->nr_order = n;
-	for (__u32 i = 0; i < n; i++) {
+	/* id i goes to bytes 4i..4i+3, below key i's 12i: nothing unread is
+	 * overwritten; the buffer held r->nr keys, room for every kept id */
+	for (__u32 i = 0; i < nr; i++) {
+		__u32 id = keys[i].id;
+
+		ids[i] = id;
+	}
+	memmove(ids + nr_anon, ids, (size_t)nr * sizeof(*ids));
+	for (__u32 id = r->start_id; n < nr_anon; id++)
+		if (!is_dropped(dropped, id) && s->map[id] < r->start_id + nr_anon)
+			ids[n++] = id;
+	s->nr_order = nr_anon + nr;
+	shrunk = realloc(ids, ((size_t)s->nr_order ?: 1) * sizeof(*ids));
+	s->order = shrunk ?: ids;	/* a shrink refused keeps the block */
+	for (__u32 i = 0; i < s->nr_order; i++) {
 		__u32 len = b2b_type_words(b2b_raw_type(r, s->order[i])) * 4;
 
 		if (len > biggest)
@@ -303,10 +315,26 @@ static int order_from_keys(struct b2b_sorted *s, const struct sort_key *keys, __
 	return s->chunk ? 0 : -ENOMEM;
 }
 
-int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, const __u32 *equal,
+/* The dedup's dropped types, a bit each: equal[] is overwritten by the map. */
+static int mark_dropped(const __u32 *equal, __u32 start, __u32 cnt, __u64 **dropped)
+{
+	*dropped = NULL;
+	if (!equal)
+		return 0;
+	*dropped = b2b_calloc(cnt / 64 + 1, sizeof(**dropped));
+	if (!*dropped)
+		return -ENOMEM;
+	for (__u32 id = start; id < cnt; id++)
+		if (equal[id] != id)
+			(*dropped)[id / 64] |= 1ULL << (id % 64);
+	return 0;
+}
+
+int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u32 *equal,
 		     struct b2b_sorted **out)
 {
 	struct sort_key *keys = NULL;
+	__u64 *dropped = NULL;
 	struct b2b_sorted *s;
 	struct b2b_raw *r;
 	__u32 nr = 0, nr_anon = 0;
@@ -315,8 +343,13 @@ int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, con
 
 	*out = NULL;
 	s = b2b_calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		free(equal);
 		return -ENOMEM;
+	}
+	/* equal[] is the map's memory: base ids and kept ones are rewritten,
+	 * a dropped type's entry names its equal until the end */
+	s->map = equal;
 	r = &s->r;
 	err = b2b_raw_open_parts(r, in, base);
 	if (err)
@@ -326,8 +359,12 @@ int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, con
 		err = -E2BIG;
 		goto out;
 	}
+	err = mark_dropped(equal, r->start_id, s->cnt, &dropped);
+	if (err)
+		goto out;
 	keys = b2b_malloc((size_t)r->nr * sizeof(*keys));
-	s->map = b2b_malloc((size_t)s->cnt * sizeof(*s->map));
+	if (!s->map)
+		s->map = b2b_malloc((size_t)s->cnt * sizeof(*s->map));
 	if (!keys || !s->map) {
 		err = -ENOMEM;
 		goto out;
@@ -341,7 +378,7 @@ int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, con
 		const struct btf_type *t = b2b_raw_type(r, id);
 		const char *name;
 
-		if (equal && equal[id] != id)
+		if (is_dropped(dropped, id))
 			continue;
 		s->type_len += b2b_type_words(t) * 4;
 		name = b2b_raw_name(r, t);
@@ -360,18 +397,20 @@ int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, con
 		s->map[keys[i].id] = r->start_id + nr_anon + i;
 		identity &= keys[i].id == r->start_id + nr_anon + i;
 	}
-	for (__u32 id = r->start_id; equal && id < s->cnt; id++)
-		if (equal[id] != id)
-			s->map[id] = s->map[equal[id]];	/* equal[] names kept types only */
+	for (__u32 id = r->start_id; dropped && id < s->cnt; id++)
+		if (is_dropped(dropped, id))	/* its entry: a kept type, mapped above */
+			s->map[id] = s->map[s->map[id]];
 	if (identity && nr_anon + nr == r->nr)
 		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
-	err = order_from_keys(s, keys, nr, nr_anon, equal);
+	err = order_from_keys(s, keys, nr, nr_anon, dropped);
+	keys = NULL;	/* the order's now */
 	if (!err) {
 		*out = s;
 		s = NULL;
 	}
 out:
 	free(keys);
+	free(dropped);
 	b2b_sorted_free(s);
 	return err;
 }
@@ -421,7 +460,7 @@ int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx)
 }
 
 int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
-			  const __u32 *equal, struct b2b_pass_out *out)
+			  __u32 *equal, struct b2b_pass_out *out)
 {
 	struct b2b_sorted *s;
 	char *at;

@@ -78,8 +78,7 @@ static int dedup_and_sort(struct b2b_post_in *in, struct b2b_post_result *res)
 	err = b2b_dedup_equals(parts, in->base, in->first_new, &equal);
 	if (err)
 		return err;
-	err = b2b_sort_prepare(parts, in->base, equal, &res->sorted);
-	free(equal);
+	err = b2b_sort_prepare(parts, in->base, equal, &res->sorted);	/* takes equal */
 	if (!err && res->sorted)
 		res->btf.map = (__u32 *)b2b_sorted_map(res->sorted, &res->btf.nr_map);
 	return err;
