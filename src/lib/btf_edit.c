@@ -321,7 +321,8 @@ enum btf_endianness b2b_native_endianness(void)
  * file never holds it whole (at 100,000 kfuncs, 8.9 MB less at the peak).
  */
 struct b2b_merge {
-	struct b2b_ext x;		/* moved in; x.orig stays the caller's */
+	struct b2b_ext x;		/* moved in while the merge is made; x.orig stays
+					 * the caller's */
 	struct btf_header oh, eh;
 	struct wants ws;		/* while the merge is made */
 	__u64 new_len;			/* the new strings' bytes */
@@ -593,6 +594,9 @@ int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out)
 	p->str_len[0] = m->oh.str_len;
 	p->strs[1] = m->new_strs;
 	p->str_len[1] = (__u32)m->new_len;
+	/* the parts read the merge's own copies and orig: the new types' BTF
+	 * (and the raw copy libbpf keeps of it) go before the post-passes */
+	b2b_ext_free(&m->x);
 	*out = m;
 	return 0;
 fail:
