@@ -272,6 +272,8 @@ static int dedup_match(struct dedup *d, bool *changed)
 	size_t need;
 	int err;
 
+	if (d->cnt > SLOT_ID_MASK)
+		return 1;	/* ids past a slot's 24 bits */
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 
@@ -294,8 +296,6 @@ static int dedup_match(struct dedup *d, bool *changed)
 		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1))
 			nr_table++;
 	nr_table += d->cnt - d->first_new;
-	if (d->cnt > SLOT_ID_MASK)
-		return 1;	/* ids past a slot's 24 bits */
 	/* at most 5/8 full: two or three slots probed per insertion, in one or
 	 * two cache lines */
 	need = (size_t)nr_table * 8 / 5 + 16;

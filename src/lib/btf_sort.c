@@ -228,12 +228,6 @@ static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, s
 	}
 }
 
-/* keys[] by name, anonymous first, ties by id. */
-static int sort_keys(struct sort_key *keys, __u32 nr, const struct b2b_raw *r)
-{
-	sort_run(r, keys, nr, 0, 0);
-	return 0;
-}
 
 void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 {
@@ -390,9 +384,7 @@ int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u
 		keys[nr].id = id;
 		set_prefix(&keys[nr++], name);
 	}
-	err = sort_keys(keys, nr, r);
-	if (err)
-		goto out;
+	sort_run(r, keys, nr, 0, 0);	/* by name, ties by id; needs no memory */
 	for (__u32 i = 0; i < nr; i++) {
 		s->map[keys[i].id] = r->start_id + nr_anon + i;
 		identity &= keys[i].id == r->start_id + nr_anon + i;
