@@ -353,6 +353,68 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
+/* The public kfunc table made before the transform (as -vv makes it) is
+ * brought up to date by it: the same pointers, re-sorted by the new ids with
+ * the items, every field as in a table made after the transform. */
+static void test_kfunc_view_before_transform(void **state)
+{
+	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	BTF2BTF_OPTS(o, .features = ALL_POST);
+	struct btf2btf *early = th_open(path, &o), *late = th_open(path, &o);
+	size_t n = btf2btf__kfunc_cnt(early), moved = 0, implicit = 0, pending = 0;
+	const struct btf2btf_kfunc **before = calloc(n, sizeof(*before));
+	const char **names = calloc(n, sizeof(*names));
+
+	(void)state;
+	assert_true(n > 1);
+	assert_non_null(before);
+	assert_non_null(names);
+	for (size_t i = 0; i < n; i++) {
+		before[i] = btf2btf__kfunc(early, i);
+		assert_non_null(before[i]);
+		names[i] = before[i]->name;
+		pending += before[i]->planned != before[i]->state;
+	}
+	assert_true(pending > 0);	/* states the transform changes */
+	assert_null(btf2btf__kfunc(early, n));
+	assert_int_equal(btf2btf__transform(early), 0);
+	assert_int_equal(btf2btf__transform(late), 0);
+	assert_int_equal(btf2btf__kfunc_cnt(late), n);
+	for (size_t i = 0; i < n; i++) {
+		const struct btf2btf_kfunc *x = btf2btf__kfunc(early, i), *y = btf2btf__kfunc(late, i);
+
+		assert_ptr_equal(x, before[i]);
+		moved += strcmp(x->name, names[i]) != 0;
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->btf_id, y->btf_id);
+		assert_int_equal(x->flags, y->flags);
+		assert_int_equal(x->found_by, y->found_by);
+		assert_string_equal(x->sets, y->sets);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->state, x->planned);
+		assert_int_equal(x->orig_proto_id, y->orig_proto_id);
+		assert_int_equal(x->impl_id, y->impl_id);
+		assert_int_equal(x->planned, y->planned);
+		assert_int_equal(x->actions, y->actions);
+		assert_int_equal(x->reduced_params, y->reduced_params);
+		assert_int_equal(x->arena_args, y->arena_args);
+		assert_int_equal(x->problems, y->problems);
+		assert_int_equal(x->implicit_arg, y->implicit_arg);
+		assert_int_equal(!x->impl_name, !y->impl_name);
+		if (x->impl_name) {
+			assert_string_equal(x->impl_name, y->impl_name);
+			implicit++;
+		}
+	}
+	assert_true(moved > 0);	/* the sort moved kfuncs: the view followed */
+	assert_true(implicit > 0);
+	free(before);
+	free(names);
+	btf2btf__close(early);
+	btf2btf__close(late);
+	th_cleanup();
+}
+
 /* A big-endian object: the passes run on native bytes, the output keeps
  * the object's byte order and holds the types the little-endian twin gets. */
 static void test_sort_big_endian(void **state)
@@ -1284,6 +1346,7 @@ int main(void)
 		cmocka_unit_test(test_sort_long_shared_prefixes),
 		cmocka_unit_test(test_sort_split_only_split_part),
 		cmocka_unit_test(test_sort_idempotent_and_kfuncs_remapped),
+		cmocka_unit_test(test_kfunc_view_before_transform),
 		cmocka_unit_test(test_sort_big_endian),
 		cmocka_unit_test(test_resolved_btf_ids_refused),
 		cmocka_unit_test(test_dedup_random_matches_btf_dedup),

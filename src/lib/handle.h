@@ -35,6 +35,7 @@ struct btf2btf {
 	bool distill;
 	bool post_changed;		/* a post-pass changed the BTF */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
+	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
 	struct b2b_btf_ids ids;
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
 	 * has what is asked later); base_names: of the base, kept */
@@ -54,6 +55,9 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 int b2b_lay_out(struct btf2btf *b);
 /* The same result to a sink, in pieces (b->sorted or b->merge set). */
 int b2b_emit_result(const struct btf2btf *b, b2b_sink_fn sink, void *ctx);
+/* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
+ * same order: entry i is item i). */
+void b2b_kfunc_view_sync(struct btf2btf *b);
 /* b->out (laid out first) parsed into b->btf; on failure b is as it was. */
 int b2b_materialise(struct btf2btf *b);
 

@@ -375,7 +375,7 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
  * previous entry's (a set8 lists its FUNCs in id order as a rule). */
 static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 {
-	const struct btf2btf_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
+	const struct b2b_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
 
 	return k ? k - out->items + 1 : 0;
 }
@@ -403,7 +403,7 @@ static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
 			__u32 r = entry_item(out, i, &hint);
-			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
+			struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
 
@@ -462,7 +462,7 @@ static int set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 
 	for (size_t i = 0; i < ids->nr_entries && !joined; i++) {
 		__u32 r = entry_item(out, i, &hint);
-		struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
+		struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
 		const char *name = ids->sets[ids->entries[i].set].name;
 
 		if (!r)
@@ -490,7 +490,7 @@ static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 	if (!out->items)
 		return -ENOMEM;
 	for (__u32 id = b->start; id < cnt; id++) {
-		struct btf2btf_kfunc *k;
+		struct b2b_kfunc *k;
 
 		if (!b->found_by[id - b->start])
 			continue;
@@ -547,7 +547,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		__u32 item = entry_item(out, i, &hint);
-		struct btf2btf_kfunc *k = &out->items[item ? item - 1 : 0];
+		struct b2b_kfunc *k = &out->items[item ? item - 1 : 0];
 
 		if (!item)
 			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
@@ -557,7 +557,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 			k->flags |= ent->flags;
 	}
 	for (size_t i = 0; i < out->nr; i++) {
-		struct btf2btf_kfunc *k = &out->items[i];
+		struct b2b_kfunc *k = &out->items[i];
 
 		/* never btf's strings: the handle's BTF is replaced when the
 		 * result is parsed */
@@ -581,19 +581,19 @@ out:
 
 static int cmp_kfunc_id(const void *key, const void *item)
 {
-	__u32 id = *(const __u32 *)key, other = ((const struct btf2btf_kfunc *)item)->btf_id;
+	__u32 id = *(const __u32 *)key, other = ((const struct b2b_kfunc *)item)->btf_id;
 
 	return id < other ? -1 : id > other;
 }
 
-struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
+struct b2b_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
 {
 	return id ? bsearch(&id, k->items, k->nr, sizeof(*k->items), cmp_kfunc_id) : NULL;
 }
 
-struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
+struct b2b_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
 {
-	struct btf2btf_kfunc *kf;
+	struct b2b_kfunc *kf;
 
 	for (size_t i = *hint; i < k->nr && i <= *hint + 1; i++)
 		if (k->items[i].btf_id == id)

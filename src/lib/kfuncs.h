@@ -44,11 +44,37 @@ struct b2b_tag_index {
 	size_t nr;
 };
 
+/*
+ * One kfunc as the library works on it: the fields of struct btf2btf_kfunc
+ * (include/btf2btf.h, same names and meaning) in 56 bytes instead of 80,
+ * and no impl_name (b2b_impl_name() of name when impl_named). The public
+ * table is made from these on first use (btf2btf__kfunc()): at 100,000
+ * kfuncs the 8 MB of it were a fifth of the peak RSS of a run that never
+ * asks for it.
+ */
+struct b2b_kfunc {
+	const char *name;
+	const char *sets;
+	__u64 arena_args;
+	__u32 btf_id;
+	__u32 flags;
+	__u32 orig_proto_id;
+	__u32 impl_id;
+	__u32 problems;
+	int implicit_arg;
+	__u16 reduced_params;		/* at most a prototype's vlen: 16 bits */
+	__u16 actions;
+	__u8 found_by;
+	__u8 state;			/* enum btf2btf_kfunc_state */
+	__u8 planned;
+	bool impl_named;		/* the plan named its <name>_impl */
+};
+
 struct b2b_kfuncs {
-	struct btf2btf_kfunc *items;	/* sorted by btf_id */
+	struct b2b_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
 	__u32 *entry_func;		/* per .BTF_ids entry: its FUNC in the split part, 0 */
-	/* the items' name, sets and impl_name; a name may be a set8
+	/* the items' name and sets; a name may be a set8
 	 * entry's instead (b2b_btf_ids.names: the handle keeps both) */
 	struct b2b_arena strs;
 };
@@ -82,11 +108,11 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
 		       const struct b2b_log *log);
 /* The kfunc of FUNC id, NULL if it is none. */
-struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
+struct b2b_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
 /* The same for ids met mostly in ascending order (set8 entries as a rule):
  * items[*hint] and the next one are tried before a binary search over the
  * table (a cache miss per step at 100,000 kfuncs); *hint is updated. */
-struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint);
+struct b2b_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 
 bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id);

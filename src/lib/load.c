@@ -172,7 +172,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 static void count_kfuncs(struct btf2btf *b)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+		const struct b2b_kfunc *k = &b->kfuncs.items[i];
 
 		b->stats.kfuncs++;
 		if (k->found_by == (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8))

@@ -2,7 +2,7 @@
 /*
  * The plan. One pass over the .BTF_ids entries, then one over the kfuncs,
  * applies every rule once: what the transform will do to each kfunc
- * (struct btf2btf_kfunc: planned state and BTF2BTF_ACT_* actions) and every
+ * (struct b2b_kfunc: planned state and BTF2BTF_ACT_* actions) and every
  * problem, with a stable rule name and a severity. The transform, --kfuncs
  * and --check only read it.
  *
@@ -144,7 +144,7 @@ static void problem(struct planner *p, enum rule rule, const char *name, __u32 i
 {
 	struct b2b_plan *plan = p->plan;
 	struct btf2btf_problem *pr;
-	struct btf2btf_kfunc *kf;
+	struct b2b_kfunc *kf;
 	char *msg = NULL, *n;
 	va_list ap;
 
@@ -238,10 +238,10 @@ static __u32 find_name(const struct planner *p, const char *name, int kind)
 }
 
 /* The KF_IMPLICIT_ARGS kfunc X of impl_name "X_impl", or NULL. */
-static const struct btf2btf_kfunc *implicit_owner(const struct planner *p, const char *impl_name)
+static const struct b2b_kfunc *implicit_owner(const struct planner *p, const char *impl_name)
 {
 	char name[BTF2BTF_KSYM_NAME_LEN];
-	const struct btf2btf_kfunc *x;
+	const struct b2b_kfunc *x;
 
 	if (!(p->plan->features & BTF2BTF_FEAT_IMPLICIT_ARGS) ||
 	    !b2b_impl_owner_name(impl_name, name))
@@ -261,7 +261,7 @@ struct seen {			/* per kfunc: the first BTF_SET8_KFUNCS entry */
 static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, const char *set)
 {
 	const struct btf *btf = p->in->btf;
-	const struct btf2btf_kfunc *x;
+	const struct b2b_kfunc *x;
 	__u32 other;
 
 	if (!ent->name) {
@@ -341,7 +341,7 @@ static void plan_entries(struct planner *p)
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		const struct b2b_set8 *set = &ids->sets[ent->set];
 		__u32 fid = p->k->entry_func[i];
-		struct btf2btf_kfunc *kf = fid ? b2b_kfunc_by_id_near(p->k, fid, &hint) : NULL;
+		struct b2b_kfunc *kf = fid ? b2b_kfunc_by_id_near(p->k, fid, &hint) : NULL;
 		struct seen *s;
 
 		if (!fid) {
@@ -431,7 +431,7 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
 }
 
 /* Parameters after the implicit one at keep of proto: the reduced proto drops them. */
-static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 proto, int keep)
+static void not_last(struct planner *p, const struct b2b_kfunc *kf, __u32 proto, int keep)
 {
 	const struct btf *btf = p->in->btf;
 	int vlen = btf_vlen(type_of(p, proto));
@@ -453,7 +453,7 @@ static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 pr
 		kf->name, keep + 1, vlen, dropped);
 }
 
-static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_impl)
+static void no_arg(struct planner *p, const struct b2b_kfunc *kf, bool has_impl)
 {
 	problem(p, R_IMPLICIT_NO_ARG, kf->name, kf->btf_id,
 		"kfunc %s is flagged KF_IMPLICIT_ARGS (set8 %s) but takes no implicit argument (struct bpf_prog_aux * or struct btf_struct_meta *): %s",
@@ -461,11 +461,11 @@ static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_i
 		has_impl ? "its prototype is kept" : "an _impl with the same prototype is added");
 }
 
-static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
+static void plan_implicit(struct planner *p, struct b2b_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
 	char impl_name[BTF2BTF_KSYM_NAME_LEN];
-	const struct btf2btf_kfunc *impl_kf;
+	const struct b2b_kfunc *impl_kf;
 	__u32 proto = type_of(p, kf->btf_id)->type, impl, other, iproto;
 	int vlen = btf_vlen(type_of(p, proto)), keep, ikeep = -1, want;
 	bool matches;
@@ -477,11 +477,7 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 			kf->name, strlen(kf->name), BTF2BTF_IMPL_SUFFIX, BTF2BTF_KSYM_NAME_LEN);
 		return;
 	}
-	kf->impl_name = b2b_arena_strdup(&p->k->strs, impl_name);
-	if (!kf->impl_name) {
-		p->err = -ENOMEM;
-		return;
-	}
+	kf->impl_named = true;
 	keep = b2b_first_implicit_arg(btf, proto);
 	kf->implicit_arg = keep;
 	impl = find_name(p, impl_name, BTF_KIND_FUNC);
@@ -580,7 +576,7 @@ static int arena_ptr(const struct btf *btf, __u32 id)
 	return n && !strcmp(n, ARENA_ATTR) ? 0 : 1;
 }
 
-static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
+static void plan_arena(struct planner *p, struct b2b_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
 	const struct btf_type *proto = type_of(p, type_of(p, kf->btf_id)->type);
@@ -614,7 +610,7 @@ static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 		kf->actions |= BTF2BTF_ACT_ARENA_ARGS;
 }
 
-static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
+static void plan_kfunc(struct planner *p, struct b2b_kfunc *kf)
 {
 	unsigned int feat = p->plan->features;
 
