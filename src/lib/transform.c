@@ -27,12 +27,6 @@
 
 #define ARENA_ATTR	"address_space(1)"
 
-struct kfunc_result {
-	enum btf2btf_kfunc_state state;
-	__u32 impl_id;
-	__u32 orig_proto_id;
-};
-
 struct tx {
 	const struct btf *btf;			/* as read: never modified */
 	const struct b2b_tag_index *tags;	/* of btf */
@@ -41,7 +35,11 @@ struct tx {
 	__u32 *reduced_of;			/* original proto id -> reduced proto id */
 	__u32 nr_orig;				/* type count as read */
 	struct btf2btf_stats stats;		/* the handle's, updated aside */
-	struct kfunc_result *res;		/* per kfunc, committed at the end */
+	/* the FUNCs <name>_impl added, a kfunc with BTF2BTF_ACT_ADD_IMPL each,
+	 * in kfunc order: with the actions, all the kfuncs' results (committed
+	 * at the end), 4 bytes an added _impl instead of 12 a kfunc */
+	__u32 *new_impl;
+	size_t nr_new_impl;
 };
 
 /* Copy the kfunc's decl tags to _impl, bpf_kfunc excepted. A tag on a
@@ -138,7 +136,7 @@ static int arena_proto(struct tx *tx, const struct b2b_kfunc *k, __u32 proto_id,
 	return 0;
 }
 
-static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k, struct kfunc_result *r)
+static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k)
 {
 	const struct btf_type *func = btf__type_by_id(tx->btf, k->btf_id);
 	__u32 proto_id = func->type;
@@ -164,7 +162,7 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k, struct kfunc_resu
 		if (id < 0)
 			return b2b_errno(tx->log, id, "cannot add FUNC %s: %s", impl_name,
 					 strerror(-id));
-		r->impl_id = id;
+		tx->new_impl[tx->nr_new_impl++] = id;
 		err = move_tags(tx, k, id, impl_name, true, keep);
 		if (!err && (k->actions & BTF2BTF_ACT_FASTCALL_TAG))
 			err = add_func_tag(tx, "bpf_fastcall", id, impl_name);
@@ -172,7 +170,6 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k, struct kfunc_resu
 			return err;
 		if (k->actions & BTF2BTF_ACT_FASTCALL_TAG)
 			tx->stats.fastcall_added++;
-		r->state = BTF2BTF_KFUNC_TRANSFORMED;
 		tx->stats.impl_added++;
 		tx->stats.transformed++;
 	} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
@@ -181,7 +178,6 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k, struct kfunc_resu
 			if (err)
 				return err;
 		}
-		r->state = BTF2BTF_KFUNC_LEGACY;
 		tx->stats.legacy++;
 		tx->stats.transformed++;
 	}
@@ -205,7 +201,7 @@ static int run(struct tx *tx, const struct btf2btf *b)
 	int err = 0;
 
 	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
-		err = run_kfunc(tx, &b->kfuncs.items[i], &tx->res[i]);
+		err = run_kfunc(tx, &b->kfuncs.items[i]);
 	/* after every other addition, where the --add-kfunc-tags run always put them */
 	for (size_t i = 0; i < b->kfuncs.nr && !err; i++) {
 		const struct b2b_kfunc *k = &b->kfuncs.items[i];
@@ -380,6 +376,8 @@ static int run_post_passes(const struct btf2btf *b, const struct b2b_merge *merg
 
 static int start(struct tx *tx, const struct btf2btf *b)
 {
+	size_t nr_add = 0;
+
 	tx->btf = b->btf;
 	tx->tags = &b->tags;
 	tx->log = &b->log;
@@ -388,14 +386,11 @@ static int start(struct tx *tx, const struct btf2btf *b)
 	if (b2b_ext_init(&tx->ext, b->btf))
 		return -ENOMEM;
 	tx->reduced_of = b2b_fault_nomem() ? NULL : calloc(tx->nr_orig, sizeof(*tx->reduced_of));
-	tx->res = b2b_fault_nomem() ? NULL : calloc(b->kfuncs.nr + 1, sizeof(*tx->res));
-	if (!tx->reduced_of || !tx->res)
+	for (size_t i = 0; i < b->kfuncs.nr; i++)
+		nr_add += !!(b->kfuncs.items[i].actions & BTF2BTF_ACT_ADD_IMPL);
+	tx->new_impl = b2b_fault_nomem() ? NULL : calloc(nr_add + 1, sizeof(*tx->new_impl));
+	if (!tx->reduced_of || !tx->new_impl)
 		return -ENOMEM;
-	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		tx->res[i].state = b->kfuncs.items[i].state;
-		tx->res[i].impl_id = b->kfuncs.items[i].impl_id;
-		tx->res[i].orig_proto_id = b->kfuncs.items[i].orig_proto_id;
-	}
 	return 0;
 }
 
@@ -403,19 +398,27 @@ static void finish(struct tx *tx)
 {
 	b2b_ext_free(&tx->ext);
 	free(tx->reduced_of);
-	free(tx->res);
+	free(tx->new_impl);
 }
 
-/* Nothing here can fail: the transform's result becomes the handle's. */
+/* Nothing here can fail: the transform's result becomes the handle's.
+ * scratch: room for the kfunc table's indexes when res has an id map. */
 static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
-		   struct b2b_merge *merge, bool changed, struct b2b_post_result *res)
+		   struct b2b_merge *merge, bool changed, struct b2b_post_result *res,
+		   __u32 *scratch)
 {
+	size_t added = 0;
+
+	/* what run_kfunc() did, all of it, as the transform is all or nothing */
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
 		struct b2b_kfunc *k = &b->kfuncs.items[i];
 
-		k->state = tx->res[i].state;
-		k->impl_id = tx->res[i].impl_id;
-		k->orig_proto_id = tx->res[i].orig_proto_id;
+		if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
+			k->state = BTF2BTF_KFUNC_TRANSFORMED;
+			k->impl_id = tx->new_impl[added++];
+		} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
+			k->state = BTF2BTF_KFUNC_LEGACY;
+		}
 	}
 	b2b_kfunc_view_sync(b);
 	b->stats = tx->stats;
@@ -438,9 +441,8 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 		res->base_data = NULL;
 		b->post_changed = true;
 	}
-	/* tx->res, committed above, is the sort's scratch: nothing to fail */
 	if (res->btf.map)
-		remap_handle(b, res->btf.map, res->btf.nr_map, (__u32 *)tx->res);
+		remap_handle(b, res->btf.map, res->btf.nr_map, scratch);
 	if (res->sorted) {	/* written from the input's parts when asked for */
 		b->sorted = res->sorted;
 		res->sorted = NULL;
@@ -456,6 +458,7 @@ int btf2btf__transform(struct btf2btf *b)
 	struct b2b_post_result res = { 0 };
 	struct b2b_merge *merge = NULL;
 	struct tx tx = { 0 };
+	__u32 *scratch = NULL;
 	void *out = NULL;
 	size_t out_size = 0;
 	__u32 first_new;
@@ -503,13 +506,23 @@ int btf2btf__transform(struct btf2btf *b)
 		b2b_merge_free(merge);	/* laid out, or replaced by a pass's result */
 		merge = NULL;
 	}
+	/* the kfunc table's re-sort by the new ids needs room: taken now, when
+	 * the passes have given theirs back and a failure can still undo */
+	if (!err && res.btf.map) {
+		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
+		if (!scratch) {
+			err = b2b_errno(&b->log, -ENOMEM, "out of memory");
+			b2b_post_result_free(&res);
+		}
+	}
 	if (err) {
 		b2b_merge_free(merge);
 		free(out);
 		finish(&tx);
 		return err;
 	}
-	commit(b, &tx, out, out_size, merge, changed, &res);
+	commit(b, &tx, out, out_size, merge, changed, &res, scratch);
+	free(scratch);
 	b2b_post_result_free(&res);
 	finish(&tx);
 	return 0;
