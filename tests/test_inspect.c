@@ -553,6 +553,47 @@ static void test_lib_lenient_and_entries(void **state)
 	th_cleanup();
 }
 
+/* Names found in the BTF are that BTF's strings, kept by the handle when the
+ * transformed BTF replaces it (btf2btf__btf()); a name not found is a copy.
+ * Both stay valid until close (the sanitizer build would see a read of
+ * freed memory). */
+static void test_lib_names_outlive_the_btf_read(void **state)
+{
+	const struct lcase *c = &lint_cases[0];	/* set8-no-func: bpf_a, bpf_gone */
+	char *obj = make_obj("names.o", &c->o);
+	BTF2BTF_OPTS(o, .features = BTF2BTF_FEATS_ALL);
+	const struct btf2btf_set8_entry *a, *gone;
+	const struct btf2btf_kfunc *k;
+	struct btf2btf *b = th_open(obj, &o);
+	const struct btf *btf;
+
+	(void)state;
+	assert_string_equal(c->rule, "set8-no-func");
+	assert_int_equal(btf2btf__set8_entry_cnt(b), 2);
+	a = btf2btf__set8_entry(b, 0);
+	gone = btf2btf__set8_entry(b, 1);
+	k = btf2btf__kfunc(b, 0);
+	assert_non_null(a);
+	assert_non_null(gone);
+	assert_non_null(k);
+	assert_string_equal(a->name, "bpf_a");
+	assert_string_equal(gone->name, "bpf_gone");
+	assert_int_equal(gone->id, 0);
+	assert_ptr_equal(k->name, a->name);	/* one string, not a copy each */
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_true(btf2btf__changed(b));
+	btf = btf2btf__btf(b);	/* the result parsed: the BTF read is replaced */
+	assert_non_null(btf);
+	assert_string_equal(a->name, "bpf_a");
+	assert_string_equal(gone->name, "bpf_gone");
+	assert_string_equal(btf2btf__kfunc(b, 0)->name, "bpf_a");
+	assert_string_equal(btf2btf__set8_entry(b, 0)->name, "bpf_a");
+	assert_string_equal(btf__name_by_offset(btf, btf__type_by_id(btf, a->id)->name_off), "bpf_a");
+	btf2btf__close(b);
+	free(obj);
+	th_cleanup();
+}
+
 static void test_lib_entries_resolved(void **state)
 {
 	struct btf2btf *b = th_open(th_fixture("basic-resolved.o"), NULL);
@@ -1509,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(test_cproto_shapes),
 		cmocka_unit_test(test_cproto_matches_btf_dump),
 		cmocka_unit_test(test_lib_lenient_and_entries),
+		cmocka_unit_test(test_lib_names_outlive_the_btf_read),
 		cmocka_unit_test(test_lib_entries_resolved),
 		cmocka_unit_test(test_lib_implicit_arg),
 		cmocka_unit_test(test_lint_rules_covered),

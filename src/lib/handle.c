@@ -22,6 +22,7 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->set8_view);
 	free(b->kfunc_view);
 	btf__free(b->btf);
+	btf__free(b->btf_read);
 	free(b->out);
 	b2b_sorted_free(b->sorted);
 	b2b_merge_free(b->merge);
@@ -78,7 +79,10 @@ int b2b_materialise(struct btf2btf *b)
 		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
 	}
 	btf__set_endianness(btf, btf__endianness(b->btf));
-	btf__free(b->btf);
+	if (b->btf_read)
+		btf__free(b->btf);
+	else
+		b->btf_read = b->btf;	/* set8 entries' and kfuncs' names are in it */
 	b->btf = btf;
 	free(b->out);
 	b->out = NULL;

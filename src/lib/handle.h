@@ -23,6 +23,7 @@ struct btf2btf {
 	bool changed;
 	unsigned int features;		/* as asked for (0: the default set) */
 	struct btf *btf;		/* as read, until the result is parsed (b2b_materialise) */
+	struct btf *btf_read;		/* then the BTF as read: names point into its strings */
 	void *out;			/* transformed raw BTF, native endian, not parsed yet */
 	size_t out_size;
 	struct b2b_merge *merge;	/* or the transformed BTF not laid out yet (on b->btf) */

@@ -559,8 +559,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	for (size_t i = 0; i < out->nr; i++) {
 		struct b2b_kfunc *k = &out->items[i];
 
-		/* never btf's strings: the handle's BTF is replaced when the
-		 * result is parsed */
+		/* a copy: btf may be a base's split part, whose names stay
+		 * copies (load.c share_names()) */
 		if (!k->name)
 			k->name = b2b_arena_strdup(&out->strs,
 						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
