@@ -235,6 +235,9 @@ BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
 BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 
+/* Kfuncs by id. The table is made on first use and kept up to date by the
+ * transform; an entry is valid until b is closed. NULL (errno set) past the
+ * end or without memory. */
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
 

@@ -279,6 +279,43 @@ static bool is_arena_ptr(const struct btf *btf, __u32 id)
 	       !strcmp(btf__name_by_offset(btf, tag->name_off), "address_space(1)");
 }
 
+/* The public tables are made on first use: without memory for one, NULL
+ * and ENOMEM, and the next call makes it. */
+static void test_views_without_memory(void **state)
+{
+	struct btf2btf *b = th_open(th_fixture("kfuncs.gcc.o"), NULL);
+	const struct btf2btf_set8_entry *e;
+	const struct btf2btf_kfunc *k;
+
+	(void)state;
+	assert_true(btf2btf__kfunc_cnt(b) > 0);
+	assert_true(btf2btf__set8_entry_cnt(b) > 0);
+	b2b_fault_nomem_calls = 0;
+	b2b_fault_nomem_at = 1;
+	errno = 0;
+	k = btf2btf__kfunc(b, 0);
+	b2b_fault_nomem_at = 0;
+	assert_null(k);
+	assert_int_equal(errno, ENOMEM);
+	b2b_fault_nomem_calls = 0;
+	b2b_fault_nomem_at = 1;
+	errno = 0;
+	e = btf2btf__set8_entry(b, 0);
+	b2b_fault_nomem_at = 0;
+	assert_null(e);
+	assert_int_equal(errno, ENOMEM);
+	k = btf2btf__kfunc(b, 0);
+	e = btf2btf__set8_entry(b, 0);
+	assert_non_null(k);
+	assert_non_null(e);
+	assert_ptr_equal(btf2btf__kfunc(b, 0), k);
+	assert_ptr_equal(btf2btf__set8_entry(b, 0), e);
+	errno = 0;
+	assert_null(btf2btf__kfunc(NULL, 0));
+	assert_int_equal(errno, EINVAL);
+	btf2btf__close(b);
+}
+
 static void test_features(void **state)
 {
 	const char *zoo = th_path("fz.o");
@@ -417,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_transactional),
 		cmocka_unit_test(test_streamed_write_faults),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_views_without_memory),
 		cmocka_unit_test(test_arena_not_pointer),
 		cmocka_unit_test(test_features_cli),
 		cmocka_unit_test(test_vv_plan),

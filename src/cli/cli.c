@@ -98,6 +98,10 @@ void cli_log_plan(const struct btf2btf *b, const char *path)
 		char buf[512];
 		size_t len = 0;
 
+		if (!kf) {	/* the table is made on first use */
+			fprintf(stderr, "btf2btf: debug: %s: plan: %s\n", path, strerror(errno));
+			return;
+		}
 		buf[0] = 0;
 		for (unsigned int a = 0; a < ARRAY_SIZE(acts) && len < sizeof(buf); a++) {
 			if (!(kf->actions & (1U << a)))

@@ -298,7 +298,7 @@ int cli_kfuncs(const char *path)
 		err = -errno;
 	for (size_t i = 0; i < nr && !err; i++) {
 		rows[i].k = btf2btf__kfunc(b, i);
-		err = fill_row(&rows[i], btf2btf__btf(b), o->transform);
+		err = rows[i].k ? fill_row(&rows[i], btf2btf__btf(b), o->transform) : -errno;
 	}
 	if (!err) {
 		if (o->json)

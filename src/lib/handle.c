@@ -207,7 +207,7 @@ static int make_kfunc_view(struct btf2btf *b)
 {
 	struct btf2btf_kfunc *view;
 
-	view = calloc(b->kfuncs.nr ? b->kfuncs.nr : 1, sizeof(*view));
+	view = b2b_fault_nomem() ? NULL : calloc(b->kfuncs.nr ? b->kfuncs.nr : 1, sizeof(*view));
 	if (!view)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -228,23 +228,28 @@ static int make_kfunc_view(struct btf2btf *b)
 	return 0;
 }
 
-const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
+/* Entry idx (of nr) of a public view, made by make on first use. The views
+ * are caches: making one does not change what b holds. false (errno set):
+ * past the end, or no memory for the view. */
+static bool view_ready(const struct btf2btf *b, size_t idx, size_t nr, bool made,
+		       int (*make)(struct btf2btf *b))
 {
-	/* the view is a cache: making it does not change what b holds */
-	struct btf2btf *mb = (struct btf2btf *)b;
 	int err;
 
-	if (!b || idx >= b->kfuncs.nr) {
+	if (!b || idx >= nr) {
 		errno = EINVAL;
+		return false;
+	}
+	err = made ? 0 : make((struct btf2btf *)b);
+	if (err)
+		errno = -err;
+	return !err;
+}
+
+const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
+{
+	if (!view_ready(b, idx, b ? b->kfuncs.nr : 0, b && b->kfunc_view, make_kfunc_view))
 		return NULL;
-	}
-	if (!b->kfunc_view) {
-		err = make_kfunc_view(mb);
-		if (err) {
-			errno = -err;
-			return NULL;
-		}
-	}
 	return &b->kfunc_view[idx];
 }
 
@@ -261,7 +266,8 @@ static int make_set8_view(struct btf2btf *b)
 	struct btf2btf_set8_entry *view;
 	size_t i;
 
-	view = calloc(b->ids.nr_entries ? b->ids.nr_entries : 1, sizeof(*view));
+	view = b2b_fault_nomem() ? NULL : calloc(b->ids.nr_entries ? b->ids.nr_entries : 1,
+						 sizeof(*view));
 	if (!view)
 		return -ENOMEM;
 	for (i = 0; i < b->ids.nr_entries; i++) {
@@ -288,21 +294,8 @@ static int make_set8_view(struct btf2btf *b)
 
 const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
 {
-	/* the view is a cache: making it does not change what b holds */
-	struct btf2btf *mb = (struct btf2btf *)b;
-	int err;
-
-	if (!b || idx >= b->ids.nr_entries) {
-		errno = EINVAL;
+	if (!view_ready(b, idx, b ? b->ids.nr_entries : 0, b && b->set8_view, make_set8_view))
 		return NULL;
-	}
-	if (!b->set8_view) {
-		err = make_set8_view(mb);
-		if (err) {
-			errno = -err;
-			return NULL;
-		}
-	}
 	return &b->set8_view[idx];
 }
 
