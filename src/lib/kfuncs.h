@@ -74,8 +74,8 @@ struct b2b_kfuncs {
 	struct b2b_kfunc *items;	/* sorted by btf_id */
 	size_t nr;
 	__u32 *entry_func;		/* per .BTF_ids entry: its FUNC in the split part, 0 */
-	/* the items' name and sets; a name may be a set8
-	 * entry's instead (b2b_btf_ids.names: the handle keeps both) */
+	/* the items' sets and some names; a name is the BTF read's as a rule
+	 * (load.c share_names()), else a set8 entry's or a copy here */
 	struct b2b_arena strs;
 };
 
