@@ -18,13 +18,6 @@
  */
 int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		     struct b2b_pass_out *out);
-/*
- * The same for the types b2b_dedup_equals() keeps (equal NULL: all): one
- * layout for both passes; out->map takes a dropped type to its equal's id.
- * equal is taken (its memory becomes the map), freed on failure too.
- */
-int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
-			  __u32 *equal, struct b2b_pass_out *out);
 
 /*
  * Deduplicate, with the result btf__dedup() gives. Types with ids below

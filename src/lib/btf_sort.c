@@ -458,15 +458,18 @@ int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx)
 	return err;
 }
 
-int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base,
-			  __u32 *equal, struct b2b_pass_out *out)
+int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+		     struct b2b_pass_out *out)
 {
-	struct b2b_sorted *s;
+	struct b2b_raw_parts in;
+	struct b2b_sorted *s = NULL;
 	char *at;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = b2b_sort_prepare(in, base, equal, &s);
+	err = b2b_raw_parts_of(&in, data, size);
+	if (!err)
+		err = b2b_sort_prepare(&in, base, NULL, &s);
 	if (err || !s)
 		return err;
 	out->size = b2b_sorted_size(s);
@@ -482,14 +485,4 @@ int b2b_sort_kept_by_name(const struct b2b_raw_parts *in, const struct btf *base
 	s->map = NULL;
 	b2b_sorted_free(s);
 	return 0;
-}
-
-int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
-		     struct b2b_pass_out *out)
-{
-	struct b2b_raw_parts in;
-	int err = b2b_raw_parts_of(&in, data, size);
-
-	memset(out, 0, sizeof(*out));
-	return err ?: b2b_sort_kept_by_name(&in, base, NULL, out);
 }
