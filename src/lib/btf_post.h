@@ -18,6 +18,22 @@
  */
 int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		     struct b2b_pass_out *out);
+/*
+ * The same sort, prepared and not laid out, of the types b2b_dedup_equals()
+ * keeps (equal NULL: all), so dedup and sort make one layout; the map takes
+ * a dropped type to its equal's new id. equal is taken (its memory becomes
+ * the map), freed on failure too. *out (NULL when the order is the input's
+ * and nothing is dropped: unchanged) reads in where it is, which must
+ * outlive it; written by b2b_sorted_emit() in chunks.
+ */
+struct b2b_sorted;
+int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u32 *equal,
+		     struct b2b_sorted **out);
+/* Its id map: input id -> output id, for the input's *nr ids. */
+const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr);
+size_t b2b_sorted_size(const struct b2b_sorted *s);
+int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx);
+void b2b_sorted_free(struct b2b_sorted *s);
 
 /*
  * Deduplicate, with the result btf__dedup() gives. Types with ids below
@@ -31,21 +47,6 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
  */
 int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full);
-
-/*
- * The same, prepared and not laid out: *out (NULL when the order is the
- * input's and nothing is dropped: unchanged) reads in where it is, which
- * must outlive it; written by b2b_sorted_emit() in chunks. equal is taken,
- * as above.
- */
-struct b2b_sorted;
-int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u32 *equal,
-		     struct b2b_sorted **out);
-/* Its id map: input id -> output id, for the input's *nr ids. */
-const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr);
-size_t b2b_sorted_size(const struct b2b_sorted *s);
-int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx);
-void b2b_sorted_free(struct b2b_sorted *s);
 
 /*
  * b2b_dedup()'s hash path without the layout, for a pass that lays the
@@ -74,7 +75,6 @@ void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second);
 
 /* Parse raw split (base != NULL) or plain BTF bytes with libbpf. */
 struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *base);
-
 
 
 /* The passes in 7.3's order (dedup, distill, sort), maps composed. */

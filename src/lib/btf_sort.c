@@ -235,7 +235,6 @@ static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, s
 	}
 }
 
-
 void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 {
 	if (!second)
