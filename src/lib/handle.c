@@ -176,8 +176,9 @@ size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
 }
 
 /* The public kfunc table from the library's own (struct b2b_kfunc), made on
- * first use and brought up to date by the transform (b2b_kfunc_view_sync(),
- * and remapped with the items): the pointers returned stay valid until close. */
+ * first use and brought up to date by the transform (re-sorted with the
+ * items, then b2b_kfunc_view_sync()): the pointers returned stay valid
+ * until close. */
 static void fill_kfunc(struct btf2btf_kfunc *out, const struct b2b_kfunc *k, const char *impl_name)
 {
 	out->name = k->name;

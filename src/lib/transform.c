@@ -277,11 +277,7 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *s
 		remap_id(&k->orig_proto_id, map, nr);
 		remap_id(&k->impl_id, map, nr);
 	}
-	for (size_t i = 0; b->kfunc_view && i < b->kfuncs.nr; i++) {
-		remap_id(&b->kfunc_view[i].btf_id, map, nr);
-		remap_id(&b->kfunc_view[i].orig_proto_id, map, nr);
-		remap_id(&b->kfunc_view[i].impl_id, map, nr);
-	}
+	/* the public view moves with the items; its fields follow at the commit's end */
 	sort_kfuncs_by_id(&b->kfuncs, b->kfunc_view, scratch);
 	for (size_t i = 0; i < b->plan.nr; i++)
 		remap_id(&b->plan.problems[i].id, map, nr);
@@ -420,7 +416,6 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 			k->state = BTF2BTF_KFUNC_LEGACY;
 		}
 	}
-	b2b_kfunc_view_sync(b);
 	b->stats = tx->stats;
 	b->out = out;
 	b->out_size = out_size;
@@ -449,6 +444,7 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 		res->btf.map = NULL;	/* b->sorted's */
 		b->post_changed = true;
 	}
+	b2b_kfunc_view_sync(b);	/* states and ids, when the public table was made already */
 	b->transformed = true;
 	b->changed = changed || b->post_changed;
 }
