@@ -31,7 +31,11 @@ LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -l
 CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-B2B_CPPFLAGS	:= -Iinclude -Isrc/lib -Isrc/cli -D_GNU_SOURCE
+# The library and the CLI see include/ only (their own headers sit beside
+# their sources); tests and benchmarks reach inside both.
+B2B_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE
+INTERNAL_CPPFLAGS := -Isrc/lib -Isrc/cli
+
 B2B_CFLAGS	:= $(WARN) -MMD -MP
 B2B_LDFLAGS	:=
 

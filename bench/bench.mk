@@ -13,7 +13,7 @@ $(BENCH_BIN): bench/bench.c | $(BENCH_BUILD)
 	$(COMPILE) -o $@ $< $(B2B_LDFLAGS) $(LDFLAGS) -lm
 # with the CLI's heap policy for its --huge-heap row
 $(BENCH_PW): bench/parse_write.c src/cli/heap.c | $(BENCH_BUILD)
-	$(COMPILE) -o $@ $(filter %.c,$^) $(B2B_LDFLAGS) $(LDFLAGS) $(LIBS)
+	$(COMPILE) $(INTERNAL_CPPFLAGS) -o $@ $(filter %.c,$^) $(B2B_LDFLAGS) $(LDFLAGS) $(LIBS)
 
 bench: $(BTF2BTF_BIN) $(MKFIXTURE) $(BENCH_BIN) $(BENCH_PW)
 	@./bench/run.sh $(BUILD)

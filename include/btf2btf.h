@@ -273,6 +273,10 @@ BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 /* Names of KF_* flag bits; NULL for an unknown bit. */
 BTF2BTF_API const char *btf2btf__kf_flag_name(unsigned int bit);
 
+/* Name of BTF kind BTF_KIND_* as bpftool prints it ("FUNC_PROTO"); "UNKNOWN"
+ * for a kind this library does not know. */
+BTF2BTF_API const char *btf2btf__kind_name(unsigned int kind);
+
 BTF2BTF_API const char *btf2btf__version(void);
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@ TEST_LIBS	:= $(LIBS) -lcmocka
 TEST_CLI_OBJS	:= $(filter-out $(BUILD)/tobj/main.o,$(TCLI_OBJS))
 
 $(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP) | $(BUILD)/tests
-	$(COMPILE) $(TEST_CPPFLAGS) -Ifixtures -Itests -c $< -o $@
+	$(COMPILE) $(TEST_CPPFLAGS) $(INTERNAL_CPPFLAGS) -Ifixtures -Itests -c $< -o $@
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(TLIB_OBJS) $(TEST_CLI_OBJS) \
 		       $(FX_BUILDER_OBJS)
 	$(LINK) -o $@ $(filter %.o,$^) $(TEST_LIBS)
@@ -27,7 +27,13 @@ check-completion: $(BTF2BTF_BIN)
 	BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-completion.sh bash-completion/btf2btf
 check-debian:
 	./tests/check-debian.sh
-check: check-completion check-debian
-.PHONY: check-completion check-debian
+# b2b_ is the library's internal prefix: the CLI defines none (it builds with
+# -Iinclude only, so it cannot declare one either).
+check-cli-symbols: $(CLI_OBJS)
+	@bad=$$(nm --defined-only $(CLI_OBJS) | awk '$$2 ~ /[A-Z]/ && $$3 ~ /^b2b_/ { print $$3 }'); \
+	if [ -n "$$bad" ]; then echo "check-cli-symbols: the CLI defines library-internal symbols: $$bad"; exit 1; fi; \
+	echo "check-cli-symbols: $(words $(CLI_OBJS)) CLI objects define no b2b_ symbol"
+check: check-completion check-debian check-cli-symbols
+.PHONY: check-completion check-debian check-cli-symbols
 
 include tests/differential/differential.mk

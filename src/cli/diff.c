@@ -116,7 +116,7 @@ static void print_type(char mark, const struct btf *btf, uint32_t id)
 
 	if (!f)
 		return;
-	b2b_dump_type(f, btf, id);
+	dump_type(f, btf, id);
 	fclose(f);
 	for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
@@ -129,7 +129,7 @@ static void json_type(struct json *j, const struct btf *btf, uint32_t id)
 {
 	json_start_object(j);
 	json_uint_field(j, "id", id);
-	json_string_field(j, "kind", b2b_kind_str(btf__type_by_id(btf, id)));
+	json_string_field(j, "kind", btf2btf__kind_name(btf_kind(btf__type_by_id(btf, id))));
 	json_string_field(j, "name", type_name(btf, id));
 	json_end_object(j);
 }
@@ -324,9 +324,11 @@ static void print_json(const struct diff *d)
 
 		json_start_object(&j);
 		json_uint_field(&j, "id", id);
-		json_string_field(&j, "kind", b2b_kind_str(btf__type_by_id(n->btf, id)));
+		json_string_field(&j, "kind",
+				  btf2btf__kind_name(btf_kind(btf__type_by_id(n->btf, id))));
 		json_string_field(&j, "name", type_name(n->btf, id));
-		json_string_field(&j, "old_kind", b2b_kind_str(btf__type_by_id(o->btf, id)));
+		json_string_field(&j, "old_kind",
+				  btf2btf__kind_name(btf_kind(btf__type_by_id(o->btf, id))));
 		json_string_field(&j, "old_name", type_name(o->btf, id));
 		json_end_object(&j);
 	}

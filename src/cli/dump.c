@@ -7,27 +7,13 @@
 #include <linux/btf.h>
 #include <stdbool.h>
 
+#include "btf2btf.h"
 #include "dump.h"
 #include "json.h"
 
-static const char *const kind_names[] = {
-	[BTF_KIND_UNKN] = "UNKNOWN", [BTF_KIND_INT] = "INT", [BTF_KIND_PTR] = "PTR",
-	[BTF_KIND_ARRAY] = "ARRAY", [BTF_KIND_STRUCT] = "STRUCT", [BTF_KIND_UNION] = "UNION",
-	[BTF_KIND_ENUM] = "ENUM", [BTF_KIND_FWD] = "FWD", [BTF_KIND_TYPEDEF] = "TYPEDEF",
-	[BTF_KIND_VOLATILE] = "VOLATILE", [BTF_KIND_CONST] = "CONST",
-	[BTF_KIND_RESTRICT] = "RESTRICT", [BTF_KIND_FUNC] = "FUNC",
-	[BTF_KIND_FUNC_PROTO] = "FUNC_PROTO", [BTF_KIND_VAR] = "VAR",
-	[BTF_KIND_DATASEC] = "DATASEC", [BTF_KIND_FLOAT] = "FLOAT",
-	[BTF_KIND_DECL_TAG] = "DECL_TAG", [BTF_KIND_TYPE_TAG] = "TYPE_TAG",
-	[BTF_KIND_ENUM64] = "ENUM64",
-};
-
-const char *b2b_kind_str(const struct btf_type *t)
+static const char *kind_str(const struct btf_type *t)
 {
-	unsigned int k = btf_kind(t);
-
-	return k < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[k] ? kind_names[k]
-										   : "UNKNOWN";
+	return btf2btf__kind_name(btf_kind(t));
 }
 
 static const char *str(const struct btf *btf, __u32 off)
@@ -179,10 +165,10 @@ static void emit_type(struct emit *e, const struct btf *btf, unsigned int id)
 	if (e->j) {
 		json_start_object(e->j);
 		json_uint_field(e->j, "id", id);
-		json_string_field(e->j, "kind", b2b_kind_str(t));
+		json_string_field(e->j, "kind", kind_str(t));
 		json_string_field(e->j, "name", str(btf, t->name_off));
 	} else {
-		fprintf(e->f, "[%u] %s '%s'", id, b2b_kind_str(t), str(btf, t->name_off));
+		fprintf(e->f, "[%u] %s '%s'", id, kind_str(t), str(btf, t->name_off));
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: {
@@ -273,7 +259,7 @@ static void emit_type(struct emit *e, const struct btf *btf, unsigned int id)
 			if (!e->j && v->type < btf__type_cnt(btf)) {
 				const struct btf_type *vt = btf__type_by_id(btf, v->type);
 
-				fprintf(e->f, " (%s '%s')", b2b_kind_str(vt), str(btf, vt->name_off));
+				fprintf(e->f, " (%s '%s')", kind_str(vt), str(btf, vt->name_off));
 			}
 			e_item_end(e);
 		}
@@ -298,14 +284,14 @@ static void emit_type(struct emit *e, const struct btf *btf, unsigned int id)
 		fputc('\n', e->f);
 }
 
-void b2b_dump_type(FILE *f, const struct btf *btf, unsigned int id)
+void dump_type(FILE *f, const struct btf *btf, unsigned int id)
 {
 	struct emit e = { .f = f };
 
 	emit_type(&e, btf, id);
 }
 
-void b2b_dump_btf(FILE *f, const struct btf *btf, struct json *j)
+void dump_btf(FILE *f, const struct btf *btf, struct json *j)
 {
 	const struct btf *base = btf__base_btf(btf);
 	unsigned int cnt = btf__type_cnt(btf);

@@ -6,12 +6,10 @@
 #include <stdio.h>
 
 struct btf;
-struct btf_type;
 struct json;
 
-const char *b2b_kind_str(const struct btf_type *t);
-void b2b_dump_type(FILE *f, const struct btf *btf, unsigned int id);
+void dump_type(FILE *f, const struct btf *btf, unsigned int id);
 /* All types of btf (of the split part only, when split); JSON when j. */
-void b2b_dump_btf(FILE *f, const struct btf *btf, struct json *j);
+void dump_btf(FILE *f, const struct btf *btf, struct json *j);
 
 #endif /* BTF2BTF_DUMP_H */

@@ -58,11 +58,11 @@ int cli_dump(const struct btf2btf *b)
 	if (!btf)
 		return -errno;	/* logged */
 	if (!o->json) {
-		b2b_dump_btf(stdout, btf, NULL);
+		dump_btf(stdout, btf, NULL);
 		return 0;
 	}
 	json_init(&j, stdout, o->pretty);
-	b2b_dump_btf(stdout, btf, &j);
+	dump_btf(stdout, btf, &j);
 	json_finish(&j);
 	return 0;
 }

@@ -216,7 +216,7 @@ static void flags_str(__u32 flags, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
-static const char *kind_str(const struct btf_type *t)
+const char *btf2btf__kind_name(unsigned int kind)
 {
 	static const char *const names[] = {
 		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
@@ -224,7 +224,12 @@ static const char *kind_str(const struct btf_type *t)
 		"FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
 	};
 
-	return t && btf_kind(t) < ARRAY_SIZE(names) ? names[btf_kind(t)] : "UNKNOWN";
+	return kind < ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
+}
+
+static const char *kind_str(const struct btf_type *t)
+{
+	return btf2btf__kind_name(t ? btf_kind(t) : BTF_KIND_UNKN);
 }
 
 /* FUNC (kind BTF_KIND_FUNC) or any type (kind < 0) named name, in the BTF or its base. */
