@@ -36,6 +36,14 @@ WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Ws
 B2B_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE
 INTERNAL_CPPFLAGS := -Isrc/lib -Isrc/cli
 
+# What the installed libbpf declares and exports, for src/lib/libbpf_compat.c
+# (a function 1.1.2 declares without exporting fails the link):
+# -DB2B_HAVE_<FUNCTION> for each of these it has.
+LIBBPF_PROBED	:= btf__new_split btf_ext__raw_data
+libbpf_has	= $(shell printf '\043include <bpf/btf.h>\nint main(void) { void *volatile p = (void *)&%s; return !p; }\n' $(1) | \
+		    $(CC) $(CPPFLAGS) -Werror -x c - -o /dev/null $(LDFLAGS) $(LIBS) >/dev/null 2>&1 && \
+		    echo -DB2B_HAVE_$(1) | tr a-z A-Z)
+B2B_CPPFLAGS	+= $(foreach f,$(LIBBPF_PROBED),$(call libbpf_has,$(f)))
 B2B_CFLAGS	:= $(WARN) -MMD -MP
 B2B_LDFLAGS	:=
 
@@ -62,7 +70,7 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c fault.c array.c arena.c opts.c elf_file.c btf_ids.c btf_check.c kfuncs.c plan.c \
+LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c elf_file.c btf_ids.c btf_check.c kfuncs.c plan.c \
 		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
 		   output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c heap.c report.c inspect.c dump.c json.c cproto.c names.c diff.c lint.c

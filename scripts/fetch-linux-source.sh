@@ -4,9 +4,7 @@
 # Fetch and unpack Debian's linux-source-VERSION from a suite the machine's
 # apt is not configured for (7.3 lives in trixie-backports), without touching
 # the machine's apt configuration: a private sources list, lists directory and
-# package cache under CACHE. The mirror is the one the machine's own apt uses
-# for the Debian archive (read with `apt-get indextargets`), so no host name
-# is written anywhere in this repository.
+# package cache under CACHE (scripts/apt-private.sh).
 #
 #   scripts/fetch-linux-source.sh VERSION SUITE CACHE
 #
@@ -33,24 +31,9 @@ if [ -f "$TREE/Makefile" ] && [ -f "$CACHE/src/.complete" ]; then
 	exit 0
 fi
 
+. "$(dirname "$0")/apt-private.sh"
+apt_private_setup "$CACHE/apt" "$SUITE" || die "private apt setup failed"
 APT=$CACHE/apt
-mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/etc"
-
-# The Debian archive's mirror as the machine's apt already uses it (not the
-# security archive: its suites are named <codename>-security).
-mirror=$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-	 awk '$1 == "Debian" { print $2; exit }')
-[ -n "$mirror" ] || die "no Debian archive in the machine's apt sources (apt-get indextargets)"
-printf 'deb %s %s main\n' "$mirror" "$SUITE" > "$APT/etc/sources.list"
-
-apt_private() {
-	apt-get -q -o Dir::Etc::sourcelist="$APT/etc/sources.list" \
-		-o Dir::Etc::sourceparts=/nonexistent \
-		-o Dir::State::Lists="$APT/lists" \
-		-o Dir::Cache="$APT/cache" \
-		-o Dir::State::status=/var/lib/dpkg/status \
-		-o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root "$@"
-}
 
 deb=$(ls "$CACHE"/${PKG}_*.deb 2>/dev/null | head -1 || true)
 if [ -z "$deb" ]; then

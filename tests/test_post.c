@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "btf_post.h"
+#include "libbpf_compat.h"
 #include "builder.h"
 #include "helpers.h"
 
@@ -127,7 +128,7 @@ static void assert_same_types(const struct btf *a, const struct btf *b)
 
 static struct btf *parse_raw(const void *data, size_t size, const struct btf *base)
 {
-	struct btf *btf = b2b_btf_from_raw(data, size, base);
+	struct btf *btf = b2b_btf_new(data, size, base);
 
 	assert_non_null(btf);
 	return btf;

@@ -12,37 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include <stdio.h>
 
 #include "btf_post.h"
-
-struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *base)
-{
-	char path[64];
-	struct btf *btf;
-	int fd, err;
-
-	if (!base)
-		return btf__new(data, size);
-	/* libbpf 1.1.2 declares btf__new_split() but does not export it */
-	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, data, size) != (ssize_t)size) {
-		err = errno ? errno : EIO;
-		close(fd);
-		errno = err;
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	btf = btf__parse_raw_split(path, (struct btf *)base);
-	err = errno;
-	close(fd);
-	errno = err;
-	return btf;
-}
+#include "libbpf_compat.h"
 
 /* Kinds btf__dedup() matches by content alone (its reference-type phase). */
 static bool hash_matched_kind(__u16 kind)
@@ -430,10 +402,6 @@ int b2b_dedup_equals(const struct b2b_raw_parts *in, const struct btf *base, __u
  * btf__dedup() keeps no id map, but it renumbers the type ids of a .BTF.ext
  * given with it: one func_info record per own type id gives the map.
  */
-/* Exported by libbpf 1.1.2 (LIBBPF_0.0.2) but no longer declared; the
- * btf_ext__raw_data() its header declares is not exported. */
-const void *btf_ext__get_raw_data(const struct btf_ext *btf_ext, __u32 *size);
-
 struct ext_hdr {
 	__u16 magic;
 	__u8 version, flags;
@@ -457,7 +425,7 @@ int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
 
 	memset(out, 0, sizeof(*out));
 	errno = 0;
-	btf = b2b_btf_from_raw(data, size, base);
+	btf = b2b_btf_new(data, size, base);
 	if (!btf)
 		return errno ? -errno : -EINVAL;
 	cnt = btf__type_cnt(btf);
@@ -490,7 +458,7 @@ int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
 	for (__u32 i = 0; i < start; i++)
 		map[i] = i;
 	if (nr) {
-		ext_raw = btf_ext__get_raw_data(ext, &ext_size);
+		ext_raw = b2b_btf_ext_raw(ext, &ext_size);
 		if (!ext_raw || ext_size < ext_len) {
 			err = -ENOMEM;
 			goto out;

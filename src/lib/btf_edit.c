@@ -13,6 +13,7 @@
 #include "btf2btf.h"
 #include "btf_check.h"
 #include "btf_edit.h"
+#include "libbpf_compat.h"
 
 /* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */
 static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int component_idx,
@@ -22,8 +23,7 @@ static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int co
 
 	if (id < 0 || !kflag)
 		return id;
-	/* libbpf 1.1.2 has no btf__add_decl_attr(): set the bit ourselves */
-	((struct btf_type *)btf__type_by_id(btf, id))->info |= 1U << 31;
+	b2b_btf_set_kind_flag(btf, id);
 	return id;
 }
 
@@ -74,9 +74,8 @@ int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool 
 {
 	int id = EXT_ADD(x, btf__add_type_tag(x->btf, value, type));
 
-	/* libbpf 1.1.2 has no btf__add_type_attr(): set the bit ourselves */
 	if (id > 0 && kflag)
-		((struct btf_type *)btf__type_by_id(x->btf, id - x->first_id + 1))->info |= 1U << 31;
+		b2b_btf_set_kind_flag(x->btf, id - x->first_id + 1);
 	return id;
 }
 

@@ -73,9 +73,6 @@ int b2b_distill_base(const void *data, size_t size, const struct btf *base,
 /* Compose: map[i] = second[map[i]] (second NULL: identity). */
 void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second);
 
-/* Parse raw split (base != NULL) or plain BTF bytes with libbpf. */
-struct btf *b2b_btf_from_raw(const void *data, size_t size, const struct btf *base);
-
 
 /* The passes in 7.3's order (dedup, distill, sort), maps composed. */
 struct b2b_post_in {

@@ -8,6 +8,7 @@
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
+#include "libbpf_compat.h"
 
 void btf2btf__close(struct btf2btf *b)
 {
@@ -73,7 +74,7 @@ int b2b_materialise(struct btf2btf *b)
 	if (!b->out)
 		return 0;
 	errno = 0;
-	btf = b2b_btf_from_raw(b->out, b->out_size, b->base);
+	btf = b2b_btf_new(b->out, b->out_size, b->base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));

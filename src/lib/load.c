@@ -13,6 +13,7 @@
 #include "btf_check.h"
 #include "btf_post.h"
 #include "handle.h"
+#include "libbpf_compat.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 
@@ -37,7 +38,7 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 	if (err)
 		return err;
 	errno = 0;
-	btf = b2b_btf_from_raw(data, size, base);
+	btf = b2b_btf_new(data, size, base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
 		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* libbpf's version differences (see libbpf_compat.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libbpf_compat.h"
+
+#ifndef B2B_HAVE_BTF_EXT__RAW_DATA
+/* libbpf_legacy.h declares it, which 1.1.2 exports; 1.1.2 declares but does
+ * not export its successor btf_ext__raw_data() */
+#include <bpf/libbpf_legacy.h>
+#endif
+
+struct btf *b2b_btf_new(const void *data, size_t size, const struct btf *base)
+{
+#ifdef B2B_HAVE_BTF__NEW_SPLIT
+	return base ? btf__new_split(data, size, (struct btf *)base) : btf__new(data, size);
+#else
+	char path[64];
+	struct btf *btf;
+	int fd, err;
+
+	if (!base)
+		return btf__new(data, size);
+	/* without btf__new_split(), the split parser reads a file: an anonymous one */
+	fd = memfd_create("btf2btf-split", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, data, size) != (ssize_t)size) {
+		err = errno ? errno : EIO;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	btf = btf__parse_raw_split(path, (struct btf *)base);
+	err = errno;
+	close(fd);
+	errno = err;
+	return btf;
+#endif
+}
+
+const void *b2b_btf_ext_raw(const struct btf_ext *ext, __u32 *size)
+{
+#ifdef B2B_HAVE_BTF_EXT__RAW_DATA
+	return btf_ext__raw_data(ext, size);
+#else
+	return btf_ext__get_raw_data(ext, size);
+#endif
+}
+
+void b2b_btf_set_kind_flag(struct btf *btf, __u32 id)
+{
+	/* no libbpf up to 1.4 has a setter (btf__add_decl_attr() and
+	 * btf__add_type_attr() came later); the type is btf's own, modifiable
+	 * since btf__add_*() made it */
+	((struct btf_type *)btf__type_by_id(btf, id))->info |= 1U << 31;
+}

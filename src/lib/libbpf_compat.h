@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Every difference between the libbpf versions btf2btf builds against, in
+ * one place. The Makefile probes the installed libbpf (try-compile and link:
+ * 1.1.2 declares some functions it does not export) and defines
+ * B2B_HAVE_<FUNCTION> for what it has; libbpf_compat.c uses the function then,
+ * its own code otherwise. The rest of the library calls only what every
+ * supported libbpf declares and exports (tests/check-libbpf-api.sh).
+ */
+#ifndef BTF2BTF_LIBBPF_COMPAT_H
+#define BTF2BTF_LIBBPF_COMPAT_H
+
+#include <bpf/btf.h>
+#include <stddef.h>
+
+/* Raw split (base != NULL) or plain BTF bytes parsed by libbpf; NULL with
+ * errno set on failure. */
+struct btf *b2b_btf_new(const void *data, size_t size, const struct btf *base);
+
+/* The raw bytes of ext as libbpf holds them (after btf__dedup() renumbered
+ * its type ids); NULL when it has none. */
+const void *b2b_btf_ext_raw(const struct btf_ext *ext, __u32 *size);
+
+/* Sets kind_flag on type id of btf, made by btf__add_decl_tag() or
+ * btf__add_type_tag() (an attribute tag: the kernel's "bpf: Allow kind_flag
+ * for BTF type and decl tags"). */
+void b2b_btf_set_kind_flag(struct btf *btf, __u32 id);
+
+#endif /* BTF2BTF_LIBBPF_COMPAT_H */
