@@ -29,7 +29,7 @@
 # --features=all; set it empty to see where plain btf2btf stands), DIFF_SEED (default 20261203; "random": from the clock),
 # DIFF_N (random objects, default 300), DIFF_SHOW (differences shown in full,
 # default 3), DIFF_NO_DEDUP (non-empty: random BTF with duplicate types,
-# which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default .cache/differential).
+# which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default BUILD_DIR/differential: each build its own).
 set -uo pipefail
 
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
@@ -43,7 +43,7 @@ SEED=${DIFF_SEED:-20261203}
 [ "$SEED" = random ] && SEED=$(date +%s)
 N=${DIFF_N:-300}
 SHOW=${DIFF_SHOW:-3}
-W=${DIFF_WORK:-$ROOT/.cache/differential}
+W=${DIFF_WORK:-$ROOT/$BUILD/differential}
 PAHOLE=${PAHOLE:-pahole}
 FEATURES=${DIFF_FEATURES---features=all}
 

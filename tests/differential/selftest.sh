@@ -29,7 +29,7 @@ check "1 1" "$dangling" "$other"
 check "1 1" "$dangling" "> func 'bpf_x' linkage=1 proto() -> void"
 
 out=$(ORACLE=$RB DIFF_BTF2BTF="$D/upstream-as-btf2btf.sh" DIFF_N=${DIFF_SELFTEST_N:-40} \
-      DIFF_WORK=$PWD/.cache/differential-selftest "$D/run.sh" "$BUILD" "$RB" 2>&1) ||
+      DIFF_WORK=$PWD/$BUILD/differential-selftest "$D/run.sh" "$BUILD" "$RB" 2>&1) ||
 	fail "upstream against itself: $(printf '%s\n' "$out" | tail -5)"
 total=$(printf '%s\n' "$out" | sed -n 's/^differential: \([0-9]*\) objects.*/\1/p')
 same=$(printf '%s\n' "$out" | sed -n 's/^  same: *\([0-9]*\) (\([0-9]*\) byte-identical)/\1 \2/p')
