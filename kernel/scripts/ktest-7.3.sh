@@ -52,7 +52,10 @@ CONFIGS=("$KDIR"/configs/$VER/*.config)
 shopt -u nullglob
 [ ${#CONFIGS[@]} -gt 0 ] || die "no config fragment in $KDIR/configs/$VER"
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
-mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" -type f | LC_ALL=C sort)
+mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" "$KDIR/guest/btf-accept" \
+	kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+# the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
+DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
 
 step_fetch() {
 	say "fetch: $PKG ($SUITE) into $FETCH"
@@ -70,7 +73,8 @@ step_source() {
 	# the sources and the binary itself: BTF2BTF may name an installed btf2btf
 	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
-	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
+		cat "$DIFF_WORK/in/manifest" 2>/dev/null; } | sha256sum | cut -c1-16)
 	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series $KEY_SRC)"
@@ -208,9 +212,12 @@ step_guest() {
 	fi
 	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
-		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
-		-o "$GUEST/root/init" "$KDIR/guest/$VER/loader.c" "$LIBBPF/libbpf.a" -lelf -lz
+		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" -I"$KDIR/guest/btf-accept" \
+		-o "$GUEST/root/init" "$KDIR/guest/$VER/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		"$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
+	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
+		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream input
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"
@@ -227,7 +234,7 @@ step_boot() {
 genbtf_env() {
 	env objtree="$OBJ" srctree="$SRC" PAHOLE=pahole PAHOLE_FLAGS="--btf_gen_floats" \
 		RESOLVE_BTFIDS="$OBJ/tools/bpf/resolve_btfids/resolve_btfids" \
-		CC=gcc OBJCOPY=objcopy CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
+		CC="${CROSS_COMPILE:-}gcc" OBJCOPY="${CROSS_COMPILE:-}objcopy" CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
 		BTF2BTF="$BTF2BTF" "$@"
 }
 
@@ -269,9 +276,9 @@ gen_btf_both() {
 		die "patched gen-btf.sh failed"
 	for v in stock btf2btf; do
 		f=$d/$v
-		objcopy --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" "$f/scratch.o"
+		"${CROSS_COMPILE:-}objcopy" --dump-section .BTF="$f/vmlinux.BTF" "$f/vmlinux.tmp.btf.o" "$f/scratch.o"
 		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
-		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
+		"${CROSS_COMPILE:-}objcopy" --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
 			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
 	done
 }
@@ -394,6 +401,9 @@ step_check_patches() {
 	[ $bad = 0 ] || die "checkpatch reported errors"
 	say "check-patches: OK"
 }
+
+# ktest-s390.sh reuses the steps above for its cross build
+[ -z "${KTEST_SOURCED:-}" ] || return 0
 
 case "${1:-all}" in
 fetch) step_fetch; echo "$PRISTINE" ;;

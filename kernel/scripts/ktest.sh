@@ -40,7 +40,10 @@ mkdir -p "$STAMPS"
 mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
 mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
-mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 -type f | LC_ALL=C sort)
+mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 "$KDIR"/guest/btf-accept \
+	kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+# the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
+DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
 
 tarball_id() { stat -c '%n %s %Y' "$TARBALL"; }
 
@@ -49,7 +52,8 @@ KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c
 # the sources and the binary itself: BTF2BTF may name an installed btf2btf
 KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
-KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
+	cat "$DIFF_WORK/in/manifest" 2>/dev/null; } | sha256sum | cut -c1-16)
 
 check_package() {
 	[ -f "$TARBALL" ] ||
@@ -185,9 +189,12 @@ step_guest() {
 			-I"$sel/progs" -c "$sel/progs/$c.c" -o "$GUEST/root/bpf/selftests/$c.bpf.o"
 	done
 	say "guest: static /init loader"
-	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
-		-o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" -lbpf -lelf -lz
+	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -I"$KDIR/guest/btf-accept" \
+		-o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		-lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
+	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
+		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf input
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"

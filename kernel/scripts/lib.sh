@@ -27,7 +27,7 @@ stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 # changed (the link step makes the BTF, and kbuild would not link again).
 kernel_cached() {
 	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
-	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/arch/x86/boot/bzImage" ] &&
+	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" ] &&
 	   [ -f "$TESTMOD/bpf_testmod.ko" ]; then
 		say "kernel: bzImage and bpf_testmod.ko up to date"
 		return 0

@@ -25,6 +25,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_accept.h"
+
 static int passed, failed;
 
 /* libbpf's messages, kept for the report of a failing test */
@@ -1125,6 +1127,12 @@ static void check_dmesg(void)
 	result("dmesg_no_btf_errors", bad == 0, "%d BTF error lines", bad);
 }
 
+/* btf_accept_run()'s results, reported as every other test */
+static void accept_report(bool ok, const char *name, const char *why)
+{
+	result(name, ok, "%s", why);
+}
+
 int main(void)
 {
 	setup();
@@ -1182,6 +1190,7 @@ int main(void)
 	run_tests("selftest_kfunc_implicit_args", "/bpf/selftests/kfunc_implicit_args.bpf.o");
 	run_tests("selftest_wq_failures", "/bpf/selftests/wq_failures.bpf.o");
 
+	btf_accept_run("/btf-accept", accept_report);
 	check_dmesg();
 out:
 	printf("%d passed, %d failed\n", passed, failed);

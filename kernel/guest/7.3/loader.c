@@ -46,6 +46,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_accept.h"
+
 #define PROGS_DIR	"/progs"
 #define LOG_SZ		(4 << 20)
 #define POINTER_VALUE	0xbadcafe	/* __retval(POINTER_VALUE): any value */
@@ -1122,6 +1124,12 @@ static void check_dmesg(void)
 	result(!bad, "dmesg_no_btf_errors", "%d BTF error lines", bad);
 }
 
+/* btf_accept_run()'s results, reported as every other test */
+static void accept_report(bool ok, const char *name, const char *why)
+{
+	result(ok, name, "%s", why);
+}
+
 int main(void)
 {
 	static const char *const linked_list_progs[] = {
@@ -1165,6 +1173,7 @@ int main(void)
 	drive_task_work("oncpu_lru_map", "lrumap");
 	drive_run_all("linked_list", linked_list_progs, NULL);
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
+	btf_accept_run("/btf-accept", accept_report);
 	check_dmesg();
 
 	if (xfailed)

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * BPF_BTF_LOAD of every object of a set (see btf_accept.h). Raw bpf(2), no
+ * libbpf: the same file serves the guests linked with Debian's libbpf, with
+ * 7.3's, and the s390x guest, which has none.
+ */
+#include "btf_accept.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define ACCEPT_LOG_SZ	(4 << 20)
+#define MAX_KEYS	16
+
+static char accept_log[ACCEPT_LOG_SZ];
+
+struct set_result {
+	int objects, accepted, refused, unexpected;
+	int nkeys;
+	struct {
+		char msg[160];
+		int count;
+	} keys[MAX_KEYS];
+	char first_bad[256];
+};
+
+static void *slurp(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !(buf = malloc(st.st_size + 1))) {
+		close(fd);
+		return NULL;
+	}
+	if (read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	buf[st.st_size] = '\0';
+	*size = st.st_size;
+	return buf;
+}
+
+/* fd of the loaded BTF, or -errno; with LOG, the kernel's log in accept_log */
+static int btf_load(const void *data, size_t size, bool log)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uintptr_t)data;
+	attr.btf_size = size;
+	if (log) {
+		accept_log[0] = '\0';
+		attr.btf_log_buf = (uintptr_t)accept_log;
+		attr.btf_log_size = sizeof(accept_log);
+		attr.btf_log_level = 1;
+	}
+	fd = syscall(__NR_bpf, BPF_BTF_LOAD, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+/* the last non-empty line of the log */
+static void last_line(char *out, size_t n)
+{
+	size_t len = strnlen(accept_log, sizeof(accept_log));
+	const char *end, *start;
+
+	while (len && (accept_log[len - 1] == '\n' || accept_log[len - 1] == ' '))
+		len--;
+	end = accept_log + len;
+	start = end;
+	while (start > accept_log && start[-1] != '\n')
+		start--;
+	snprintf(out, n, "%.*s", (int)(end - start), start);
+}
+
+/*
+ * What the message says without the type it names: the kernel writes
+ * "[ID] KIND NAME field=value ... message"; keep what follows the last
+ * "field=value" word (the whole line when there is none).
+ */
+static const char *message_key(const char *line)
+{
+	const char *key = line, *p = line;
+
+	while ((p = strchr(p, '='))) {
+		const char *sp = strchr(p, ' ');
+
+		if (!sp)
+			break;
+		key = sp + 1;
+		p = sp;
+	}
+	return key;
+}
+
+static void count_key(struct set_result *r, const char *line)
+{
+	const char *key = message_key(line);
+	int i;
+
+	for (i = 0; i < r->nkeys; i++)
+		if (!strncmp(r->keys[i].msg, key, sizeof(r->keys[i].msg) - 1))
+			break;
+	if (i == r->nkeys) {
+		if (r->nkeys == MAX_KEYS)
+			i = MAX_KEYS - 1;	/* the rest counted with the last */
+		else
+			snprintf(r->keys[r->nkeys++].msg, sizeof(r->keys[0].msg), "%.159s", key);
+	}
+	r->keys[i].count++;
+}
+
+static void print_base64(const char *tag, const unsigned char *p, size_t n)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char line[80];
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i += 3) {
+		uint32_t v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+
+		line[o++] = tab[v >> 18 & 63];
+		line[o++] = tab[v >> 12 & 63];
+		line[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		line[o++] = i + 2 < n ? tab[v & 63] : '=';
+		if (o == 76 || i + 3 >= n) {
+			printf("BTFOBJ %s %.*s\n", tag, (int)o, line);
+			o = 0;
+		}
+	}
+}
+
+/* is NAME a line of the refuse list? */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while ((p = strstr(p, name))) {
+		if ((p == list || p[-1] == '\n') && (p[len] == '\n' || p[len] == '\0'))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static void check_object(const char *set, const char *dir, const char *file,
+			 const char *refuse, struct set_result *r)
+{
+	char path[512], name[256], msg[512], tag[300];
+	unsigned char *data;
+	size_t size, len;
+	bool expect_refused;
+	int fd;
+
+	snprintf(path, sizeof(path), "%.250s/%.250s", dir, file);
+	len = strlen(file) - strlen(".btf");
+	snprintf(name, sizeof(name), "%.*s", (int)len, file);
+	snprintf(tag, sizeof(tag), "%.40s/%.250s", set, name);
+	expect_refused = listed(refuse, name);
+	r->objects++;
+	data = slurp(path, &size);
+	if (!data) {
+		printf("INFO btf_accept_%s %s: cannot read %s: %s\n", set, name, path,
+		       strerror(errno));
+		r->unexpected++;
+		return;
+	}
+	fd = btf_load(data, size, false);
+	if (fd >= 0) {
+		close(fd);
+		r->accepted++;
+		if (expect_refused) {
+			printf("INFO btf_accept_%s %s: accepted, expected refused\n", set, name);
+			if (!r->unexpected++)
+				snprintf(r->first_bad, sizeof(r->first_bad), "%s accepted", name);
+		}
+		free(data);
+		return;
+	}
+	r->refused++;
+	/* again with the log, for the kernel's reason */
+	fd = btf_load(data, size, true);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(msg, sizeof(msg), "refused without a log, accepted with one (%s)",
+			 strerror(-fd));
+	} else {
+		last_line(msg, sizeof(msg));
+		if (!msg[0])
+			snprintf(msg, sizeof(msg), "%s, empty log", strerror(-fd));
+	}
+	count_key(r, msg);
+	printf("INFO btf_accept_%s refused %s: %s\n", set, name, msg);
+	if (!expect_refused) {
+		if (!r->unexpected++)
+			snprintf(r->first_bad, sizeof(r->first_bad), "%s refused: %.200s",
+				 name, msg);
+		printf("INFO btf_accept_%s %s: the kernel's log:\n", set, name);
+		fputs(accept_log, stdout);
+		printf("\nINFO btf_accept_%s %s: the object (%zu bytes, base64):\n", set, name,
+		       size);
+		print_base64(tag, data, size);
+	}
+	free(data);
+}
+
+static int is_btf(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 4 && !strcmp(d->d_name + n - 4, ".btf");
+}
+
+static void run_set(const char *root, const char *set, btf_accept_report_fn report)
+{
+	char dir[512], path[600], test[128], why[1024], label[200] = "";
+	struct dirent **files;
+	struct set_result r;
+	char *refuse, *lbl;
+	size_t size;
+	int n, i, expected = 0;
+	size_t off;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(dir, sizeof(dir), "%s/%s", root, set);
+	snprintf(test, sizeof(test), "btf_accept_%.100s", set);
+	snprintf(path, sizeof(path), "%s/label", dir);
+	lbl = slurp(path, &size);
+	if (lbl) {
+		snprintf(label, sizeof(label), "%.*s", (int)strcspn(lbl, "\n"), lbl);
+		free(lbl);
+	}
+	snprintf(path, sizeof(path), "%s/refuse", dir);
+	refuse = slurp(path, &size);
+	if (!refuse) {
+		snprintf(why, sizeof(why), "no %s: %s", path, strerror(errno));
+		report(false, test, why);
+		return;
+	}
+	for (i = 0; refuse[i]; i++)
+		expected += refuse[i] == '\n';
+	n = scandir(dir, &files, is_btf, alphasort);
+	if (n <= 0) {
+		snprintf(why, sizeof(why), "no objects in %s", dir);
+		report(false, test, why);
+		free(refuse);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		check_object(set, dir, files[i]->d_name, refuse, &r);
+		free(files[i]);
+	}
+	free(files);
+	/* every object the list names must have been there */
+	for (char *p = refuse, *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		snprintf(path, sizeof(path), "%s/%s.btf", dir, p);
+		if (access(path, R_OK)) {
+			printf("INFO %s %s: listed as refused, but not in the set\n", test, p);
+			if (!r.unexpected++)
+				snprintf(r.first_bad, sizeof(r.first_bad), "%.200s missing", p);
+		}
+	}
+	free(refuse);
+	off = snprintf(why, sizeof(why), "%s: %d objects, %d accepted, %d refused (%d expected)",
+		       label, r.objects, r.accepted, r.refused, expected);
+	for (i = 0; i < r.nkeys && off < sizeof(why); i++)
+		off += snprintf(why + off, sizeof(why) - off, "%s %d \"%s\"", i ? "," : ";",
+				r.keys[i].count, r.keys[i].msg);
+	if (r.unexpected && off < sizeof(why))
+		snprintf(why + off, sizeof(why) - off, "; %d not as expected, first: %s",
+			 r.unexpected, r.first_bad);
+	report(!r.unexpected && r.objects > 0, test, why);
+}
+
+static int is_set(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+int btf_accept_run(const char *root, btf_accept_report_fn report)
+{
+	struct dirent **sets;
+	char why[600];
+	int n, i;
+
+	n = scandir(root, &sets, is_set, alphasort);
+	if (n <= 0) {
+		snprintf(why, sizeof(why), "no object sets in %s", root);
+		report(false, "btf_accept", why);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		run_set(root, sets[i]->d_name, report);
+		free(sets[i]);
+	}
+	free(sets);
+	return n;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The kernel as the judge of BTF: every guest loads the BTF that btf2btf
+ * (and upstream's resolve_btfids) wrote for the differential's objects with
+ * BPF_BTF_LOAD, i.e. through the checks the kernel runs on module BTF.
+ */
+#ifndef BTF_ACCEPT_H
+#define BTF_ACCEPT_H
+
+#include <stdbool.h>
+
+/* the guest's own result(): one PASS/FAIL line, counted in its summary */
+typedef void (*btf_accept_report_fn)(bool ok, const char *name, const char *why);
+
+/*
+ * Runs one test per set directory under ROOT (btf_accept_<set>), in name
+ * order. A set directory holds
+ *   label       one line: whose output the set is
+ *   refuse      names of the objects the kernel must refuse (may be empty)
+ *   *.btf       raw BTF, one file per object
+ * The test passes when the kernel refuses exactly the objects named in
+ * refuse. Each refusal prints "INFO btf_accept_<set> refused NAME: MSG" with
+ * the last line of the kernel's log; an unexpected one also prints the log
+ * and the object (BTFOBJ lines, base64) so that the CI log keeps it.
+ * Returns the number of sets.
+ */
+int btf_accept_run(const char *root, btf_accept_report_fn report);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The object sets a guest loads with BPF_BTF_LOAD (kernel/guest/btf-accept/):
+# the BTF of every object of the differential (make differential, its work
+# directory WORK), as raw native BTF files the kernel takes (split BTF joined
+# to its base by btf-flatten).
+#
+#   btf-accept-sets.sh OUT WORK SET...
+#
+# SET is one of
+#   input        the objects' own BTF (pahole's .BTF.1 for upstream)
+#   btf2btf-all  btf2btf --features=all, the differential's own output
+#   btf2btf      btf2btf with its default features, run here ($BTF2BTF)
+#   upstream     7.3 resolve_btfids, the differential's oracle output; the
+#                kernel must refuse exactly the objects the differential
+#                classified "documented" (decl tags of a dropped parameter)
+# When WORK holds no results, make differential runs first (DIFF_WORK=WORK).
+# Environment: BTF2BTF, ENDIAN (little or big, the guest's). Writes
+# OUT/SET/{label,refuse,*.btf}; builds btf-flatten (host, Debian's libbpf).
+
+set -euo pipefail
+
+OUT=${1:?usage: btf-accept-sets.sh OUT WORK SET...}
+WORK=${2:?usage: btf-accept-sets.sh OUT WORK SET...}
+shift 2
+ENDIAN=${ENDIAN:-little}
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+die() { printf 'btf-accept-sets: error: %s\n' "$*" >&2; exit 1; }
+
+if ! [ -f "$WORK/cases" ] || ! [ -d "$WORK/res" ]; then
+	printf '==> btf-accept: no differential results in %s: make differential\n' "$WORK"
+	DIFF_WORK=$WORK make -C "$TOP" differential > "$OUT.differential.log" 2>&1 ||
+		{ tail -20 "$OUT.differential.log"; die "make differential failed"; }
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+FLATTEN=$tmp/btf-flatten
+gcc -O2 -Wall -Wextra -Werror -o "$FLATTEN" "$TOP/kernel/guest/btf-accept/flatten.c" -lbpf ||
+	die "cannot build btf-flatten"
+
+# flat NAME IN BASE DIR: DIR/NAME.btf from IN (split on BASE unless "-")
+flat() {
+	local base=()
+	[ "$3" = - ] || base=(-b "$3")
+	"$FLATTEN" -e "$ENDIAN" "${base[@]}" "$2" "$4/$1.btf" || die "btf-flatten $2 failed"
+}
+
+# the set's objects: NAME BTF BASE lines on stdin
+fill() {
+	local dir=$1 name btf base
+	while read -r name btf base; do
+		flat "$name" "$btf" "$base" "$dir"
+	done
+}
+
+for set in "$@"; do
+	d=$OUT/$set
+	rm -rf "$d"
+	mkdir -p "$d"
+	: > "$d/refuse"
+	total=$(wc -l < "$WORK/cases")
+	case $set in
+	input)
+		while read -r name kind base; do
+			echo "$name $WORK/in/$name.BTF.1 $base"
+		done < "$WORK/cases" | fill "$d"
+		label="the inputs (pahole's BTF)"
+		;;
+	btf2btf-all)
+		while read -r name kind base; do
+			[ -f "$WORK/ours/$name.BTF" ] || continue
+			[ "$kind" != module-distill ] || base=$WORK/ours/$name.BTF.base
+			echo "$name $WORK/ours/$name.BTF $base"
+		done < "$WORK/cases" | fill "$d"
+		label="btf2btf --features=all"
+		;;
+	btf2btf)
+		while read -r name kind base; do
+			args=()
+			[ "$kind" = vmlinux ] || args=(--btf-base "$base")
+			[ "$kind" != module-distill ] || args+=(--distill-base)
+			cp "$WORK/in/$name.o" "$tmp/$name.o"
+			# an input btf2btf refuses (exit 1) is no object of the set
+			"$BTF2BTF" -q "${args[@]}" --btf "$WORK/in/$name.BTF.1" -o "$tmp/$name.BTF" \
+				"$tmp/$name.o" 2> "$tmp/$name.err" || {
+				[ $? = 1 ] || die "btf2btf crashed on $name: $(cat "$tmp/$name.err")"
+				continue
+			}
+			[ "$kind" != module-distill ] || base=$tmp/$name.BTF.base
+			echo "$name $tmp/$name.BTF $base"
+		done < "$WORK/cases" | fill "$d"
+		label="btf2btf (default features)"
+		;;
+	upstream)
+		while read -r name kind base; do
+			f=$WORK/up/$name/$name.o.BTF
+			[ -f "$f" ] || continue
+			[ "$kind" != module-distill ] || base=$f.base
+			echo "$name $f $base"
+			read -r outcome _ < "$WORK/res/$name"
+			[ "$outcome" != documented ] || echo "$name" >> "$d/refuse"
+		done < "$WORK/cases" | fill "$d"
+		label="7.3 resolve_btfids"
+		;;
+	*) die "unknown set $set" ;;
+	esac
+	n=$(find "$d" -name '*.btf' | wc -l)
+	[ "$n" -gt 0 ] || die "set $set: no objects"
+	echo "$label, $n of the differential's $total objects written" > "$d/label"
+	printf '==> btf-accept: %s: %s objects, %s expected refused\n' \
+		"$set" "$n" "$(wc -l < "$d/refuse")"
+done
