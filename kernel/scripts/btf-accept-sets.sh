@@ -9,12 +9,13 @@
 #   btf-accept-sets.sh OUT WORK SET...
 #
 # SET is one of
-#   input        the objects' own BTF (pahole's .BTF.1 for upstream)
 #   btf2btf-all  btf2btf --features=all, the differential's own output
 #   btf2btf      btf2btf with its default features, run here ($BTF2BTF)
 #   upstream     7.3 resolve_btfids, the differential's oracle output; the
 #                kernel must refuse exactly the objects the differential
 #                classified "documented" (decl tags of a dropped parameter)
+# Each object comes with its input (pahole's BTF) as NAME.in.btf: an object
+# whose input the guest's kernel refuses is judged apart (btf_accept.h).
 # When WORK holds no results, make differential runs first (DIFF_WORK=WORK).
 # Environment: BTF2BTF, ENDIAN (little or big, the guest's). Writes
 # OUT/SET/{label,refuse,*.btf}; builds btf-flatten (host, Debian's libbpf).
@@ -40,18 +41,20 @@ FLATTEN=$tmp/btf-flatten
 gcc -O2 -Wall -Wextra -Werror -o "$FLATTEN" "$TOP/kernel/guest/btf-accept/flatten.c" -lbpf ||
 	die "cannot build btf-flatten"
 
-# flat NAME IN BASE DIR: DIR/NAME.btf from IN (split on BASE unless "-")
+# flat IN BASE OUT: OUT from IN (split on BASE unless "-")
 flat() {
 	local base=()
-	[ "$3" = - ] || base=(-b "$3")
-	"$FLATTEN" -e "$ENDIAN" "${base[@]}" "$2" "$4/$1.btf" || die "btf-flatten $2 failed"
+	[ "$2" = - ] || base=(-b "$2")
+	"$FLATTEN" -e "$ENDIAN" "${base[@]}" "$1" "$3" || die "btf-flatten $1 failed"
 }
 
-# the set's objects: NAME BTF BASE lines on stdin
+# the set's objects: NAME BTF BASE lines on stdin; with each, its input
 fill() {
-	local dir=$1 name btf base
+	local dir=$1 name btf base inbase
 	while read -r name btf base; do
-		flat "$name" "$btf" "$base" "$dir"
+		flat "$btf" "$base" "$dir/$name.btf"
+		inbase=$(awk -v n="$name" '$1 == n { print $3 }' "$WORK/cases")
+		flat "$WORK/in/$name.BTF.1" "$inbase" "$dir/$name.in.btf"
 	done
 }
 
@@ -62,12 +65,6 @@ for set in "$@"; do
 	: > "$d/refuse"
 	total=$(wc -l < "$WORK/cases")
 	case $set in
-	input)
-		while read -r name kind base; do
-			echo "$name $WORK/in/$name.BTF.1 $base"
-		done < "$WORK/cases" | fill "$d"
-		label="the inputs (pahole's BTF)"
-		;;
 	btf2btf-all)
 		while read -r name kind base; do
 			[ -f "$WORK/ours/$name.BTF" ] || continue
@@ -106,7 +103,7 @@ for set in "$@"; do
 		;;
 	*) die "unknown set $set" ;;
 	esac
-	n=$(find "$d" -name '*.btf' | wc -l)
+	n=$(find "$d" -name '*.btf' ! -name '*.in.btf' | wc -l)
 	[ "$n" -gt 0 ] || die "set $set: no objects"
 	echo "$label, $n of the differential's $total objects written" > "$d/label"
 	printf '==> btf-accept: %s: %s objects, %s expected refused\n' \

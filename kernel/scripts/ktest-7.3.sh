@@ -217,7 +217,7 @@ step_guest() {
 		"$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
-		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream input
+		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"

@@ -194,7 +194,7 @@ step_guest() {
 		-lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
-		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf input
+		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"

@@ -15,14 +15,17 @@ typedef void (*btf_accept_report_fn)(bool ok, const char *name, const char *why)
 /*
  * Runs one test per set directory under ROOT (btf_accept_<set>), in name
  * order. A set directory holds
- *   label       one line: whose output the set is
- *   refuse      names of the objects the kernel must refuse (may be empty)
- *   *.btf       raw BTF, one file per object
- * The test passes when the kernel refuses exactly the objects named in
- * refuse. Each refusal prints "INFO btf_accept_<set> refused NAME: MSG" with
- * the last line of the kernel's log; an unexpected one also prints the log
- * and the object (BTFOBJ lines, base64) so that the CI log keeps it.
- * Returns the number of sets.
+ *   label        one line: whose output the set is
+ *   refuse       names of the objects the kernel must refuse (may be empty)
+ *   NAME.btf     raw BTF, one file per object
+ *   NAME.in.btf  (optional) the object's input: when this kernel refuses
+ *                it, NAME.btf may be refused too (a kernel older than the
+ *                BTF the inputs use), and is counted apart
+ * The test passes when the kernel refuses the objects named in refuse and
+ * no other (but those whose input it refuses). The PASS/FAIL line counts
+ * the refusals by the last line of the kernel's log; an unexpected refusal
+ * also prints that log and the object (BTFOBJ lines, base64), so that the
+ * CI log keeps it. Returns the number of sets.
  */
 int btf_accept_run(const char *root, btf_accept_report_fn report);
 
