@@ -128,6 +128,7 @@ include fixtures/fixtures.mk
 include tests/tests.mk
 include fuzz/fuzz.mk
 -include kernel/kernel.mk
+-include kernel/s390.mk
 -include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
