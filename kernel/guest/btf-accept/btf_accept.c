@@ -23,13 +23,18 @@
 
 static char accept_log[ACCEPT_LOG_SZ];
 
-struct set_result {
-	int objects, accepted, refused, unexpected, input_refused;
-	int nkeys;
+/* refusals counted by the kernel's message */
+struct msg_counts {
+	int n;
 	struct {
 		char msg[160];
 		int count;
 	} keys[MAX_KEYS];
+};
+
+struct set_result {
+	int objects, accepted, refused, unexpected, input_refused;
+	struct msg_counts msgs, input_msgs;
 	char first_bad[256];
 };
 
@@ -115,21 +120,30 @@ static const char *message_key(const char *line)
 	return key;
 }
 
-static void count_key(struct set_result *r, const char *line)
+static void count_key(struct msg_counts *c, const char *line)
 {
 	const char *key = message_key(line);
 	int i;
 
-	for (i = 0; i < r->nkeys; i++)
-		if (!strncmp(r->keys[i].msg, key, sizeof(r->keys[i].msg) - 1))
+	for (i = 0; i < c->n; i++)
+		if (!strncmp(c->keys[i].msg, key, sizeof(c->keys[i].msg) - 1))
 			break;
-	if (i == r->nkeys) {
-		if (r->nkeys == MAX_KEYS)
+	if (i == c->n) {
+		if (c->n == MAX_KEYS)
 			i = MAX_KEYS - 1;	/* the rest counted with the last */
 		else
-			snprintf(r->keys[r->nkeys++].msg, sizeof(r->keys[0].msg), "%.159s", key);
+			snprintf(c->keys[c->n++].msg, sizeof(c->keys[0].msg), "%.159s", key);
 	}
-	r->keys[i].count++;
+	c->keys[i].count++;
+}
+
+/* append ": N \"msg\", ..." to OUT (of SIZE, OFF used) */
+static size_t print_counts(char *out, size_t size, size_t off, const struct msg_counts *c)
+{
+	for (int i = 0; i < c->n && off < size; i++)
+		off += snprintf(out + off, size - off, "%s %d \"%s\"", i ? "," : ":",
+				c->keys[i].count, c->keys[i].msg);
+	return off;
 }
 
 static void print_base64(const char *tag, const unsigned char *p, size_t n)
@@ -168,18 +182,41 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
-/* does the kernel take the BTF in PATH? (a file that cannot be read: no) */
-static bool accepted(const char *path)
+/* why the kernel refuses DATA: the last line of its log, in MSG */
+static void refusal(const void *data, size_t size, char *msg, size_t n)
 {
+	int fd = btf_load(data, size, true);
+
+	if (fd >= 0) {
+		close(fd);
+		snprintf(msg, n, "refused without a log, accepted with one");
+		return;
+	}
+	last_line(msg, n);
+	if (!msg[0])
+		snprintf(msg, n, "%s, empty log", strerror(-fd));
+}
+
+/* does the kernel take the BTF in PATH? If not, count why in C */
+static bool accepted(const char *path, struct msg_counts *c)
+{
+	char msg[512];
 	size_t size;
 	void *data = slurp(path, &size);
 	int fd = data ? btf_load(data, size, false) : -1;
 
+	if (fd >= 0) {
+		close(fd);
+		free(data);
+		return true;
+	}
+	if (data)
+		refusal(data, size, msg, sizeof(msg));
+	else
+		snprintf(msg, sizeof(msg), "cannot read %.200s: %s", path, strerror(errno));
+	count_key(c, msg);
 	free(data);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	return false;
 }
 
 /*
@@ -201,7 +238,7 @@ static void check_object(const char *set, const char *dir, const char *file,
 	snprintf(input, sizeof(input), "%.250s/%.250s.in.btf", dir, name);
 	snprintf(tag, sizeof(tag), "%.40s/%.250s", set, name);
 	must_refuse = listed(refuse, name);
-	input_refused = !access(input, F_OK) && !accepted(input);
+	input_refused = !access(input, F_OK) && !accepted(input, &r->input_msgs);
 	r->input_refused += input_refused;
 	r->objects++;
 	data = slurp(path, &size);
@@ -224,18 +261,8 @@ static void check_object(const char *set, const char *dir, const char *file,
 		return;
 	}
 	r->refused++;
-	/* again with the log, for the kernel's reason */
-	fd = btf_load(data, size, true);
-	if (fd >= 0) {
-		close(fd);
-		snprintf(msg, sizeof(msg), "refused without a log, accepted with one (%s)",
-			 strerror(-fd));
-	} else {
-		last_line(msg, sizeof(msg));
-		if (!msg[0])
-			snprintf(msg, sizeof(msg), "%s, empty log", strerror(-fd));
-	}
-	count_key(r, msg);
+	refusal(data, size, msg, sizeof(msg));
+	count_key(&r->msgs, msg);
 	if (!must_refuse && !input_refused) {
 		printf("INFO btf_accept_%s refused %s: %s\n", set, name, msg);
 		if (!r->unexpected++)
@@ -312,16 +339,16 @@ static void run_set(const char *root, const char *set, btf_accept_report_fn repo
 		}
 	}
 	free(refuse);
-	off = snprintf(why, sizeof(why), "%s: %d objects, %d accepted, %d refused (%d listed",
-		       label, r.objects, r.accepted, r.refused, expected);
-	if (r.input_refused && off < sizeof(why))
-		off += snprintf(why + off, sizeof(why) - off,
-				"; %d objects whose input this kernel refuses too", r.input_refused);
+	off = snprintf(why, sizeof(why), "%s: %d objects, %d accepted, %d refused", label,
+		       r.objects, r.accepted, r.refused);
+	off = print_counts(why, sizeof(why), off, &r.msgs);
 	if (off < sizeof(why))
-		off += snprintf(why + off, sizeof(why) - off, ")");
-	for (i = 0; i < r.nkeys && off < sizeof(why); i++)
-		off += snprintf(why + off, sizeof(why) - off, "%s %d \"%s\"", i ? "," : ";",
-				r.keys[i].count, r.keys[i].msg);
+		off += snprintf(why + off, sizeof(why) - off, "; %d listed to be refused", expected);
+	if (r.input_refused && off < sizeof(why)) {
+		off += snprintf(why + off, sizeof(why) - off,
+				"; this kernel refuses %d of their inputs", r.input_refused);
+		off = print_counts(why, sizeof(why), off, &r.input_msgs);
+	}
 	if (r.unexpected && off < sizeof(why))
 		snprintf(why + off, sizeof(why) - off, "; %d not as expected, first: %s",
 			 r.unexpected, r.first_bad);
