@@ -53,7 +53,7 @@ shopt -u nullglob
 [ ${#CONFIGS[@]} -gt 0 ] || die "no config fragment in $KDIR/configs/$VER"
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" "$KDIR/guest/btf-accept" \
-	kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
 DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
 
@@ -212,9 +212,10 @@ step_guest() {
 	fi
 	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
-		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" -I"$KDIR/guest/btf-accept" \
-		-o "$GUEST/root/init" "$KDIR/guest/$VER/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
-		"$LIBBPF/libbpf.a" -lelf -lz
+		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
+		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" \
+		"$KDIR/guest/$VER/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream

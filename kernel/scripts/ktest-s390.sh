@@ -31,7 +31,7 @@ KTEST_SOURCED=1
 KTEST_NAME=ktest-s390
 CONFIGS=("$KDIR"/configs/$VER-s390/*.config)
 mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER-s390" "$KDIR/guest/btf-accept" \
-	kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 command -v "${CROSS_COMPILE}gcc" > /dev/null ||
 	die "${CROSS_COMPILE}gcc not found (apt-get install gcc-s390x-linux-gnu)"
 
@@ -94,8 +94,10 @@ step_guest() {
 	rm -rf "$GUEST"
 	mkdir -p "$GUEST/root/btf-accept/kernel"
 	say "guest: static /init (kernel/guest/$VER-s390/init.c, ${CROSS_COMPILE}gcc)"
-	"${CROSS_COMPILE}gcc" -O2 -g -Wall -Wextra -Werror -static -I"$KDIR/guest/btf-accept" \
-		-o "$GUEST/root/init" "$KDIR/guest/$VER-s390/init.c" "$KDIR/guest/btf-accept/btf_accept.c"
+	"${CROSS_COMPILE}gcc" -O2 -g -Wall -Wextra -Werror -static \
+		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" \
+		"$KDIR/guest/$VER-s390/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		"$KDIR/guest/common/guest.c"
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	# the running kernel's BTF through BPF_BTF_LOAD, then the differential's
 	# objects in big-endian byte order

@@ -41,7 +41,7 @@ mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
 mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 "$KDIR"/guest/btf-accept \
-	kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+	"$KDIR"/guest/common kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
 DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
 
@@ -189,8 +189,8 @@ step_guest() {
 			-I"$sel/progs" -c "$sel/progs/$c.c" -o "$GUEST/root/bpf/selftests/$c.bpf.o"
 	done
 	say "guest: static /init loader"
-	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -I"$KDIR/guest/btf-accept" \
-		-o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
+		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
 		-lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \

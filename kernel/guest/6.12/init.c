@@ -1127,7 +1127,7 @@ static void check_dmesg(void)
 	result("dmesg_no_btf_errors", bad == 0, "%d BTF error lines", bad);
 }
 
-/* btf_accept_run()'s results, reported as every other test */
+/* btf_accept_run()'s results (guest.h), reported as every other test */
 static void accept_report(bool ok, const char *name, const char *why)
 {
 	result(name, ok, "%s", why);

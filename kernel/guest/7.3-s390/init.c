@@ -19,11 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "btf_accept.h"
@@ -45,7 +42,7 @@ static void result(bool ok, const char *name, const char *fmt, ...)
 	printf("%s %s: %s\n", ok ? "PASS" : "FAIL", name, why);
 }
 
-static void accept_report(bool ok, const char *name, const char *why)
+static void report(bool ok, const char *name, const char *why)
 {
 	result(ok, name, "%s", why);
 }
@@ -181,20 +178,6 @@ static const char *last_param_struct(const struct kbtf *b, const struct btf_type
 	return t && BTF_INFO_KIND(t->info) == BTF_KIND_STRUCT ? kbtf_str(b, t->name_off) : "";
 }
 
-static void load_testmod(void)
-{
-	int fd = open("/bpf_testmod.ko", O_RDONLY | O_CLOEXEC);
-	struct stat st;
-
-	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
-		result(false, "bpf_testmod_load", "%s", strerror(errno));
-		return;
-	}
-	close(fd);
-	result(stat("/sys/kernel/btf/bpf_testmod", &st) == 0, "bpf_testmod_load",
-	       "/sys/kernel/btf/bpf_testmod");
-}
-
 /* the kfuncs' reduced prototypes and their _impl, read back from big-endian BTF */
 static void check_btf(void)
 {
@@ -246,25 +229,6 @@ static void check_btf(void)
 	       "its last: struct %s *", mod.start_id, nparams(fp), nparams(ip), aux[0] ? aux : "-");
 }
 
-static void check_dmesg(void)
-{
-	static char buf[1 << 17];
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1), bad = 0;
-	char *line, *save;
-
-	if (n < 0) {
-		result(false, "dmesg_no_btf_errors", "klogctl: %s", strerror(errno));
-		return;
-	}
-	buf[n] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strstr(line, "BTF") && (strstr(line, "rror") || strstr(line, "nvalid"))) {
-			printf("BTFERR %s\n", line);
-			bad++;
-		}
-	result(!bad, "dmesg_no_btf_errors", "%d BTF error lines", bad);
-}
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -273,10 +237,10 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	printf("INFO 7.3 s390x guest (big-endian)\n");
 
-	load_testmod();
+	guest_load_testmod(report);
 	check_btf();
-	btf_accept_run("/btf-accept", accept_report);
-	check_dmesg();
+	btf_accept_run("/btf-accept", report);
+	guest_check_dmesg(report);
 
 	printf("%d passed, %d failed\n", passed, failed);
 	fflush(stdout);

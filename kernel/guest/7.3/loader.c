@@ -1033,20 +1033,6 @@ static void drive_run_all(const char *oname, const char *const *progs,
 
 /* ---- module and BTF checks -------------------------------------------- */
 
-static void load_testmod(void)
-{
-	int fd = open("/bpf_testmod.ko", O_RDONLY | O_CLOEXEC);
-	struct stat st;
-
-	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
-		result(false, "bpf_testmod_load", "%s", strerror(errno));
-		return;
-	}
-	close(fd);
-	result(stat("/sys/kernel/btf/bpf_testmod", &st) == 0, "bpf_testmod_load",
-	       "/sys/kernel/btf/bpf_testmod");
-}
-
 static int func_params(const struct btf *btf, const char *fn)
 {
 	int id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
@@ -1106,26 +1092,8 @@ static void check_btf(void)
 	btf__free(vmlinux);
 }
 
-static void check_dmesg(void)
-{
-	char buf[1 << 16], *line, *save;
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1), bad = 0;
-
-	if (n < 0) {
-		result(false, "dmesg_no_btf_errors", "klogctl: %s", strerror(errno));
-		return;
-	}
-	buf[n] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (strstr(line, "BTF") && (strstr(line, "rror") || strstr(line, "nvalid"))) {
-			printf("BTFERR %s\n", line);
-			bad++;
-		}
-	result(!bad, "dmesg_no_btf_errors", "%d BTF error lines", bad);
-}
-
-/* btf_accept_run()'s results, reported as every other test */
-static void accept_report(bool ok, const char *name, const char *why)
+/* the shared checks' results (guest.h), reported as every other test */
+static void report(bool ok, const char *name, const char *why)
 {
 	result(ok, name, "%s", why);
 }
@@ -1162,7 +1130,7 @@ int main(void)
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	printf("INFO 7.3 guest: upstream selftest objects from %s\n", PROGS_DIR);
 
-	load_testmod();
+	guest_load_testmod(report);
 	check_btf();
 	for (i = 0; annotated[i]; i++)
 		run_tests(annotated[i]);
@@ -1173,8 +1141,8 @@ int main(void)
 	drive_task_work("oncpu_lru_map", "lrumap");
 	drive_run_all("linked_list", linked_list_progs, NULL);
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
-	btf_accept_run("/btf-accept", accept_report);
-	check_dmesg();
+	btf_accept_run("/btf-accept", report);
+	guest_check_dmesg(report);
 
 	if (xfailed)
 		printf("INFO %d known-flaky test(s) failed (INFO XFAIL lines above)\n", xfailed);

@@ -285,7 +285,7 @@ static int is_btf(const struct dirent *d)
 	       !(n > 7 && !strcmp(d->d_name + n - 7, ".in.btf"));
 }
 
-static void run_set(const char *root, const char *set, btf_accept_report_fn report)
+static void run_set(const char *root, const char *set, guest_report_fn report)
 {
 	char dir[512], path[600], test[128], why[1024], label[200] = "";
 	struct dirent **files;
@@ -360,7 +360,7 @@ static int is_set(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-int btf_accept_run(const char *root, btf_accept_report_fn report)
+int btf_accept_run(const char *root, guest_report_fn report)
 {
 	struct dirent **sets;
 	char why[600];

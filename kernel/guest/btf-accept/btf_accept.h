@@ -7,10 +7,7 @@
 #ifndef BTF_ACCEPT_H
 #define BTF_ACCEPT_H
 
-#include <stdbool.h>
-
-/* the guest's own result(): one PASS/FAIL line, counted in its summary */
-typedef void (*btf_accept_report_fn)(bool ok, const char *name, const char *why);
+#include "guest.h"
 
 /*
  * Runs one test per set directory under ROOT (btf_accept_<set>), in name
@@ -27,6 +24,6 @@ typedef void (*btf_accept_report_fn)(bool ok, const char *name, const char *why)
  * also prints that log and the object (BTFOBJ lines, base64), so that the
  * CI log keeps it. Returns the number of sets.
  */
-int btf_accept_run(const char *root, btf_accept_report_fn report);
+int btf_accept_run(const char *root, guest_report_fn report);
 
 #endif
