@@ -226,7 +226,8 @@ step_guest() {
 
 step_boot() {
 	step_guest
-	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
+	qemu_boot "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" "$GUEST/initrd.gz" "$KCACHE/guest.log" \
+		"$QEMU_TIMEOUT"
 }
 
 # The environment kbuild gives scripts/gen-btf.sh, for running it by hand on

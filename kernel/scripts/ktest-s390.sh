@@ -25,6 +25,7 @@ set -euo pipefail
 export ARCH=s390 CROSS_COMPILE=${CROSS_COMPILE:-s390x-linux-gnu-}
 KCACHE=${KCACHE:-/var/cache/btf2btf/kernel-7.3-s390}
 KIMAGE=arch/s390/boot/bzImage
+export QEMU_SYSTEM=qemu-system-s390x
 KTEST_SOURCED=1
 # shellcheck source=kernel/scripts/ktest-7.3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/ktest-7.3.sh"
@@ -109,12 +110,6 @@ step_guest() {
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"
-}
-
-step_boot() {
-	step_guest
-	QEMU_SYSTEM=qemu-system-s390x qemu_boot "$OBJ/$KIMAGE" "$GUEST/initrd.gz" \
-		"$KCACHE/guest.log" "$QEMU_TIMEOUT"
 }
 
 case "${1:-all}" in
