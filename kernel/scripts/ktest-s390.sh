@@ -4,8 +4,9 @@
 # The 7.3 proof on a big-endian kernel: Debian's linux-source-7.3 with
 # kernel/patches/7.3/ cross-built for s390x (ARCH=s390, s390x-linux-gnu-gcc)
 # on this x86-64 machine, btf2btf doing the BTF phase of vmlinux and of 7.3's
-# bpf_testmod.ko. The steps are ktest-7.3.sh's (sourced), run with ARCH and
-# CROSS_COMPILE in the environment and configs/7.3-s390/:
+# bpf_testmod.ko. The steps are ktest-7.3.sh's (sourced; readback and guest
+# are this file's), run with ARCH and CROSS_COMPILE in the environment and
+# configs/7.3-s390/:
 #
 #   kernel/scripts/ktest-s390.sh [all|source|config|kernel|differential|readback|
 #                                guest|boot]
