@@ -21,20 +21,23 @@ hash_files() {
 stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
 stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 
-# The kernel step's cache, one for both proofs (reads BTF2BTF, OBJ, TESTMOD,
-# KEY_KERNEL, KEY_TOOL). kernel_cached: 0 when bzImage and bpf_testmod.ko
-# are up to date; else 1, after deleting vmlinux and the .ko when btf2btf
-# changed (the link step makes the BTF, and kbuild would not link again).
+# The kernel step's cache, one for every proof (reads BTF2BTF, OBJ, TESTMOD,
+# KEY_KERNEL, KEY_TOOL; KIMAGE, default arch/x86/boot/bzImage; an empty
+# TESTMOD: a build without bpf_testmod). kernel_cached: 0 when the image and
+# bpf_testmod.ko are up to date; else 1, after deleting vmlinux and the .ko
+# when btf2btf changed (the link step makes the BTF, and kbuild would not
+# link again).
 kernel_cached() {
 	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
 	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" ] &&
-	   [ -f "$TESTMOD/bpf_testmod.ko" ]; then
-		say "kernel: bzImage and bpf_testmod.ko up to date"
+	   { [ -z "$TESTMOD" ] || [ -f "$TESTMOD/bpf_testmod.ko" ]; }; then
+		say "kernel: ${KIMAGE##*/}${TESTMOD:+ and bpf_testmod.ko} up to date"
 		return 0
 	fi
 	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
-		say "kernel: btf2btf changed, relinking vmlinux and bpf_testmod.ko"
-		rm -f "$OBJ/vmlinux" "$TESTMOD"/*.ko
+		say "kernel: btf2btf changed, relinking vmlinux${TESTMOD:+ and bpf_testmod.ko}"
+		rm -f "$OBJ/vmlinux"
+		[ -z "$TESTMOD" ] || rm -f "$TESTMOD"/*.ko
 	fi
 	return 1
 }
