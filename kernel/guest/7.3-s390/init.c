@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * /init of the big-endian (s390x) 7.3 guest: reads the BTF the kernel exposes
- * back (/sys/kernel/btf/vmlinux, written by btf2btf in the cross build) for
- * the KF_IMPLICIT_ARGS kfuncs,
- * loads BTF with BPF_BTF_LOAD (btf_accept.c: the running kernel's own, and
- * the differential's objects in big-endian byte order), checks the kernel
- * log for BTF errors; "PASS name" / "FAIL name: why" per test, then
- * "N passed, M failed", then reboots (QEMU runs with -no-reboot).
+ * /init of the big-endian (s390x) 7.3 guest: reads the BTF the kernel
+ * exposes back (/sys/kernel/btf/vmlinux, written by btf2btf in the cross
+ * build) for the KF_IMPLICIT_ARGS kfuncs, loads BTF with BPF_BTF_LOAD
+ * (btf_accept.c: the running kernel's own, and the differential's objects in
+ * big-endian byte order), checks the kernel log for BTF errors; "PASS name"
+ * / "FAIL name: why" per test, then "N passed, M failed", then reboots (QEMU
+ * runs with -no-reboot).
  *
  * Static, built with s390x-linux-gnu-gcc; no libbpf (there is none for
  * s390x on this machine), so the BTF is read with the few lines below.
