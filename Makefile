@@ -4,7 +4,7 @@
 #   make            build library and CLI into build/
 #   make demo       set up (packages when root), build, run on a fixture
 #   make check      unit tests (SANITIZE=1: under ASan/UBSan)
-#   make install    PREFIX=/usr/local DESTDIR= (also BINDIR, LIBDIR, ..., COMPLETIONDIR)
+#   make install    PREFIX=/usr/local DESTDIR= (also BINDIR, LIBDIR, ..., COMPLETIONDIR, ADAPTERDIR)
 
 # The version is written once, in the public header.
 VERSION		:= $(shell sed -n 's/^\#define BTF2BTF_VERSION[[:space:]]*"\(.*\)"/\1/p' include/btf2btf.h)
@@ -16,6 +16,8 @@ INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+# the Kbuild adapter (make PAHOLE=$(ADAPTERDIR)/pahole), not multiarch
+ADAPTERDIR	?= $(PREFIX)/lib/btf2btf
 
 CC		?= cc
 ifeq ($(origin CC),default)
@@ -95,7 +97,7 @@ MAKEFLAGS	+= --no-builtin-rules
 .PHONY: all check demo install clean fixtures bench fuzz check-valgrind
 .DEFAULT_GOAL := all
 
-all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB)
+all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/pahole
 
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
 # bpftool do; the CLI sees only include/btf2btf.h of the library. Header
@@ -123,6 +125,10 @@ $(BTF2BTF_BIN): $(CLI_OBJS) $(STATIC_LIB)
 	$(LINK) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
 $(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
 	$(LINK) -o $@ $^ $(LIBS)
+# the Kbuild adapter, pointing at the btf2btf next to it (make install
+# writes one pointing at $(BINDIR)/btf2btf)
+$(BUILD)/pahole: src/adapter/pahole.sh | $(BUILD)/obj
+	sed 's|@BTF2BTF@|$(abspath $(BTF2BTF_BIN))|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 include fixtures/fixtures.mk
 include tests/tests.mk
@@ -150,6 +156,9 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BTF2BTF_BIN) $(DESTDIR)$(BINDIR)/btf2btf
+	install -d $(DESTDIR)$(ADAPTERDIR)
+	sed 's|@BTF2BTF@|$(BINDIR)/btf2btf|' src/adapter/pahole.sh > $(DESTDIR)$(ADAPTERDIR)/pahole
+	chmod 755 $(DESTDIR)$(ADAPTERDIR)/pahole
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/libbtf2btf.a
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libbtf2btf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so.$(SOVERSION)

@@ -33,7 +33,10 @@ check-cli-symbols: $(CLI_OBJS)
 	@bad=$$(nm --defined-only $(CLI_OBJS) | awk '$$2 ~ /[A-Z]/ && $$3 ~ /^b2b_/ { print $$3 }'); \
 	if [ -n "$$bad" ]; then echo "check-cli-symbols: the CLI defines library-internal symbols: $$bad"; exit 1; fi; \
 	echo "check-cli-symbols: $(words $(CLI_OBJS)) CLI objects define no b2b_ symbol"
-check: check-completion check-debian check-cli-symbols
-.PHONY: check-completion check-debian check-cli-symbols
+# The Kbuild pahole adapter against the real pahole (needs pahole, clang, bpftool)
+check-adapter: $(BUILD)/pahole $(BTF2BTF_BIN)
+	ADAPTER=$(abspath $(BUILD)/pahole) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
+check: check-completion check-debian check-cli-symbols check-adapter
+.PHONY: check-completion check-debian check-cli-symbols check-adapter
 
 include tests/differential/differential.mk
