@@ -126,7 +126,7 @@ static const struct {
 	[R_IMPL_FLAGGED]	= { "impl-flagged", BTF2BTF_SEV_ERROR, false },
 	[R_IMPL_PROTO_MISMATCH]	= { "impl-proto-mismatch", BTF2BTF_SEV_WARNING, false },
 	[R_IMPLICIT_NO_ARG]	= { "implicit-no-arg", BTF2BTF_SEV_WARNING, false },
-	[R_IMPLICIT_NOT_LAST]	= { "implicit-not-last", BTF2BTF_SEV_WARNING, true },
+	[R_IMPLICIT_NOT_LAST]	= { "implicit-not-last", BTF2BTF_SEV_WARNING, false },
 	[R_ARENA_NOT_POINTER]	= { "arena-not-pointer", BTF2BTF_SEV_ERROR, false },
 };
 
