@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "recipes.h"
 
 static void run_ok(struct run *r, const char *const *argv)
 {
@@ -305,6 +306,177 @@ static void test_meaningless_combinations(void **state)
 	th_cleanup();
 }
 
+/* An unknown option: one short line naming it, not the help. */
+static void test_bad_option_named(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "--no-such-option", obj, NULL });
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "btf2btf: error: unknown option '--no-such-option' (try --help)\n");
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-o", NULL });
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "btf2btf: error: missing the argument of option '-o' (try --help)\n");
+	th_run_free(&r);
+	/* an empty --features= is refused, not the default; nothing written */
+	th_run(&r, (const char *[]){ "btf2btf", "--features=", obj, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--features: empty list"));
+	th_run_free(&r);
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+	th_cleanup();
+}
+
+/* resolve_btfids' and pahole's spellings of -B and --distill-base. */
+static void test_underscore_aliases(void **state)
+{
+	const char *mod = th_copy_fixture("split.o.ko", "m.ko");
+	const char *out = th_path("m.btf");
+	char *base_out;
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "--btf_base", th_fixture("split.o"), "--distill_base",
+				     "-o", out, mod, NULL });
+	assert_non_null(strstr(r.out, "2 transformed (1 legacy), 1 _impl added"));
+	th_run_free(&r);
+	assert_true(asprintf(&base_out, "%s.base", out) > 0);
+	assert_int_equal(access(base_out, F_OK), 0);
+	free(base_out);
+	th_cleanup();
+}
+
+/* -vv passes libbpf's own lines through as libbpf wrote them. */
+static void test_libbpf_lines_once_prefixed(void **state)
+{
+	const char *mod = th_copy_fixture("split.o.ko", "m.ko");
+	struct run r;
+
+	(void)state;
+	th_run(&r, (const char *[]){ "btf2btf", "-vv", mod, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "libbpf: "));
+	assert_null(strstr(r.err, "libbpf: libbpf:"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* Raw BTF has no .BTF_ids: the views say what they cannot see. */
+static void test_raw_btf_views_honest(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.clang.o", "c.o");
+	const char *raw = th_path("c.btf");
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, obj, NULL });
+	th_run_free(&r);
+	/* clang's decl tags make 8 kfuncs, none in a set8 that raw BTF could show */
+	run_ok(&r, (const char *[]){ "btf2btf", "--check", raw, NULL });
+	assert_null(strstr(r.out, "tag-not-in-set"));
+	assert_non_null(strstr(r.out, ": note: no BTF_SET8_KFUNCS set8 (raw BTF, or no .BTF_ids"));
+	assert_int_equal(th_count_lines(r.out), 1);
+	th_run_free(&r);
+	th_sh(&r, "%s --check -j %s | jq -r '[.clean, .set8s_seen, (.problems|length)] | @tsv'",
+	      th_cli(), raw);
+	assert_string_equal(r.out, "false\tfalse\t0\n");
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--kfuncs", raw, NULL });
+	assert_non_null(strstr(r.err, "btf2btf: note: "));
+	assert_non_null(strstr(r.err, "only kfuncs with a bpf_kfunc decl tag are seen"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --dump prints the BTF as it is, whatever the plan thinks of it. */
+static void test_dump_refused_object(void **state)
+{
+	const char *zoo = th_path("zoo.o");
+	struct run r;
+
+	(void)state;
+	assert_int_equal(fx_make_named("lint-zoo", zoo), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "-q", zoo, NULL });
+	assert_int_equal(r.status, 1);	/* the transform refuses it */
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--dump", zoo, NULL });
+	assert_non_null(strstr(r.out, "FUNC 'bpf_conflict'"));
+	assert_non_null(strstr(r.err, "problems in the kfunc declarations (--check lists them)"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* A reader that goes away ends the run quietly, as it ends cat. */
+static void test_closed_pipe_quiet(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	struct run r;
+
+	(void)state;
+	th_sh(&r, "(sleep 0.3; %s -q --dump %s; echo \"exit $?\" >&2) | head -c 0", th_cli(), obj);
+	assert_string_equal(r.err, "exit 141\n");
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* -j: a failure is a JSON object on stdout too, as bpftool does. */
+static void test_json_errors(void **state)
+{
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	th_sh(&r, "%s -j %s | jq -r .error", th_cli(), th_path("missing.o"));
+	assert_non_null(strstr(r.out, "missing.o: cannot open"));
+	th_run_free(&r);
+	th_sh(&r, "%s -j --kfuncs --bogus x; echo \"exit $?\"", th_cli());
+	assert_string_equal(r.out, "{\"error\":\"unknown option '--bogus' (try --help)\"}\nexit 2\n");
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* With --btf, the raw BTF is the file that changes: the line names it. */
+static void test_summary_names_changed_file(void **state)
+{
+	const char *obj = th_copy_fixture("basic.o", "b.o");
+	const char *raw = th_path("b.btf");
+	struct run r;
+	char *want;
+
+	(void)state;
+	/* the object's own BTF as a raw file (objcopy rewrites its input: a copy) */
+	th_sh(&r, "cp %s %s.tmp && objcopy --dump-section .BTF=%s %s.tmp", obj, obj, raw, obj);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--btf", raw, obj, NULL });
+	assert_true(asprintf(&want, "btf2btf: %s: ", raw) > 0);
+	assert_true(!strncmp(r.out, want, strlen(want)));
+	assert_non_null(strstr(r.out, "; rewritten"));
+	free(want);
+	th_run_free(&r);
+	assert_true(th_same_file(obj, th_fixture("basic.o")));
+	th_cleanup();
+}
+
+/* The transform shows by default the warning that changes what BPF sees:
+ * a real parameter after the implicit one is dropped. */
+static void test_dropped_param_warned(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", obj, NULL });
+	assert_non_null(strstr(r.err, "btf2btf: warning: "));
+	assert_non_null(strstr(r.err, "kfunc bpf_kfunc_implicit_mid: the implicit argument is parameter 2 of 3; the transform drops the parameters after it"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +493,15 @@ int main(void)
 		cmocka_unit_test(test_summary_json),
 		cmocka_unit_test(test_stdout_failure),
 		cmocka_unit_test(test_meaningless_combinations),
+		cmocka_unit_test(test_bad_option_named),
+		cmocka_unit_test(test_underscore_aliases),
+		cmocka_unit_test(test_libbpf_lines_once_prefixed),
+		cmocka_unit_test(test_raw_btf_views_honest),
+		cmocka_unit_test(test_dump_refused_object),
+		cmocka_unit_test(test_closed_pipe_quiet),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_summary_names_changed_file),
+		cmocka_unit_test(test_dropped_param_warned),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

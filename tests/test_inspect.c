@@ -326,11 +326,17 @@ static void check_lint_output(const struct lcase *c, const char *obj, const char
 {
 	const char *argv[] = { "btf2btf", "--check", obj, NULL };
 	const char *jargv[] = { "btf2btf", "--check", "-j", obj, NULL };
+	const char *wargv[] = { "btf2btf", "--check", "--werror", obj, NULL };
 	char *lines[16], *prefix, *tsv, *want;
+	/* errors (the transform refuses the object) fail --check; warnings
+	 * only with --werror */
+	bool error = c->rule && c->transform_fails == true;
 	struct run r;
 	size_t n;
 
-	run_cli(&r, c->rule ? 1 : 0, argv);
+	run_cli(&r, c->rule != NULL, wargv);
+	th_run_free(&r);
+	run_cli(&r, error, argv);
 	/* problems are output, not errors: nothing on stderr, no dying */
 	if (*r.err)
 		fail_msg("%s (%s): stderr: %s", c->test, when, r.err);
@@ -339,7 +345,7 @@ static void check_lint_output(const struct lcase *c, const char *obj, const char
 		if (n)
 			fail_msg("%s (%s): should lint clean, got: %s", c->test, when, lines[0]);
 	} else {
-		prefix = xfmt("%s: %s: ", obj, c->rule);
+		prefix = xfmt("%s: %s: %s: ", obj, error ? "error" : "warning", c->rule);
 		if (n != 1 || strncmp(lines[0], prefix, strlen(prefix)))
 			fail_msg("%s (%s): wanted one '%s...' line, got %zu: %s", c->test, when,
 				 prefix, n, n ? lines[0] : "");
@@ -350,7 +356,7 @@ static void check_lint_output(const struct lcase *c, const char *obj, const char
 	}
 	th_run_free(&r);
 
-	run_cli(&r, c->rule ? 1 : 0, jargv);
+	run_cli(&r, error, jargv);
 	assert_string_equal(r.err, "");
 	assert_one_object(r.out);
 	tsv = jq(r.out, "[.file, .clean, (.problems|length), (.problems[0].rule // \"-\"), "
@@ -439,7 +445,8 @@ static void test_lint_fixtures(void **state)
 	for (size_t i = 0; i < 4; i++) {
 		const char *obj = th_fixture(objs[i]);
 
-		run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", obj, NULL });
+		/* warnings only: exit 0 */
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "--check", obj, NULL });
 		assert_int_equal(th_count_lines(r.out), 3);
 		assert_non_null(strstr(r.out, ": set8-flags-ignored: set8 test_plain_set8 gives helper_in_plain_set8 flags KF_SLEEPABLE"));
 		assert_non_null(strstr(r.out, ": implicit-no-arg: kfunc bpf_kfunc_implicit_typedef is flagged"));
@@ -1055,10 +1062,10 @@ static void kfuncs_views(const char *fixture, const char *found, const char *lon
 
 	before = th_parse(obj, NULL);
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", obj, NULL });
-	/* the plan's one warning */
+	/* the plan's problems, counted in one line (--check lists them) */
 	assert_int_equal(th_count_lines(r.err), 1);
 	assert_non_null(strstr(r.err, "warning: "));
-	assert_non_null(strstr(r.err, "kfunc bpf_kfunc_implicit_typedef is flagged KF_IMPLICIT_ARGS"));
+	assert_non_null(strstr(r.err, ": 3 problems in the kfunc declarations (--check lists them)"));
 	n = parse_kfuncs(r.out, rows, 16);
 	check_kfunc_rows(rows, n, before, found, longname, BEFORE);
 	run_cli(&j, 0, (const char *[]){ "btf2btf", "--kfuncs", "-j", obj, NULL });
@@ -1460,10 +1467,11 @@ static void test_diff_split(void **state)
 				 "bpf_kfunc_implicit_arg_legacy\ttrue\ttrue\ttrue\ttrue\n");
 	free(tsv);
 	th_run_free(&r);
-	/* without the base a split BTF cannot be read: one error */
+	/* without the base a split BTF cannot be read: one error, one hint */
 	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", old, mod, NULL });
 	assert_string_equal(r.out, "");
-	assert_int_equal(th_count_lines(r.err), 1);
+	assert_int_equal(th_count_lines(r.err), 2);
+	assert_non_null(strstr(r.err, "btf2btf: hint: a module's .BTF is split BTF: give its base, --btf-base vmlinux"));
 	th_run_free(&r);
 	free(old);
 	th_cleanup();

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static struct cli_opts cli;
+static char last_warning[512];
 
 struct cli_opts *cli_opts(void)
 {
@@ -21,12 +23,20 @@ void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 	(void)ctx;
 	switch (level) {
 	case BTF2BTF_LOG_ERROR:
-		cli.errors++;
+		if (!cli.errors++)
+			snprintf(cli.first_error, sizeof(cli.first_error), "%s", msg);
+		/* libbpf cannot parse split BTF without its base: say which option */
+		if (!cli.base_path && strstr(msg, ": cannot parse BTF: "))
+			cli.split_without_base = true;
 		fprintf(stderr, "btf2btf: error: %s\n", msg);
 		break;
 	case BTF2BTF_LOG_WARN:
-		if (cli.verbose >= 0)
-			fprintf(stderr, "btf2btf: warning: %s\n", msg);
+		/* the same warning again (a kfunc in two set8s, the next
+		 * object of a run) is said once */
+		if (cli.verbose < 0 || (cli.verbose < 1 && !strcmp(msg, last_warning)))
+			break;
+		snprintf(last_warning, sizeof(last_warning), "%s", msg);
+		fprintf(stderr, "btf2btf: warning: %s\n", msg);
 		break;
 	case BTF2BTF_LOG_INFO:
 		if (cli.verbose >= 1)
@@ -42,22 +52,23 @@ void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 int cli_libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
+	/* libbpf's messages start with "libbpf: " already */
 	if (cli.verbose < 2)
 		return 0;
-	fputs("libbpf: ", stderr);
 	return vfprintf(stderr, fmt, ap);
 }
 
 void cli_error(const char *fmt, ...)
 {
+	char msg[sizeof(cli.first_error)];
 	va_list ap;
 
-	cli.errors++;
-	fputs("btf2btf: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (!cli.errors++)
+		snprintf(cli.first_error, sizeof(cli.first_error), "%s", msg);
+	fprintf(stderr, "btf2btf: error: %s\n", msg);
 }
 
 /* The library logs its failures; say something only if it could not. */
@@ -65,7 +76,23 @@ int cli_fail(const char *path, int err)
 {
 	if (!cli.errors)
 		cli_error("%s: %s", path, strerror(err < 0 ? -err : err));
+	if (cli.split_without_base) {
+		fprintf(stderr, "btf2btf: hint: a module's .BTF is split BTF: give its base, "
+			"--btf-base vmlinux\n");
+		cli.split_without_base = false;
+	}
 	return 1;
+}
+
+void cli_json_error(void)
+{
+	struct json j;
+
+	json_init(&j, stdout, cli.pretty);
+	json_start_object(&j);
+	json_string_field(&j, "error", cli.first_error[0] ? cli.first_error : "failed");
+	json_end_object(&j);
+	json_finish(&j);
 }
 
 const char *cli_state_str(enum btf2btf_kfunc_state s)

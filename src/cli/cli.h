@@ -19,8 +19,11 @@ struct cli_opts {
 	bool distill_base;
 	bool json;
 	bool pretty;
+	bool werror;		/* --check: warnings fail too */
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
 	unsigned int errors;	/* error messages printed so far */
+	char first_error[512];	/* for -j: the error a failed run reports on stdout */
+	bool split_without_base; /* BTF that did not parse, no --btf-base given */
 };
 
 struct cli_opts *cli_opts(void);
@@ -30,6 +33,8 @@ int cli_libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap);
 __attribute__((format(printf, 1, 2)))
 void cli_error(const char *fmt, ...);
 int cli_fail(const char *path, int err);
+/* -j and a failed run that printed no JSON: {"error": "..."} on stdout. */
+void cli_json_error(void);
 /* Open with the command-line options; 0, or 1 after printing the error. */
 int cli_open(const char *path, struct btf2btf **b);
 /* "plain", "pending", "transformed", "legacy", "already_transformed" */

@@ -28,6 +28,7 @@ int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf
 {
 	const struct cli_opts *o = cli_opts();
 	BTF2BTF_OPTS(opts, .btf_path = o->btf_path, .base_path = o->base_path,
+		     .distill_base = o->distill_base,
 		     .log = quiet_warnings ? quiet_log_cb : cli_log_cb, .lenient = lenient,
 		     .features = o->features);
 	int err = btf2btf__open(path, &opts, b);
@@ -36,6 +37,29 @@ int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf
 		return cli_fail(path, err);
 	cli_log_plan(*b, path);
 	return 0;
+}
+
+bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s)
+{
+	return set8s || strcmp(p->rule, "tag-not-in-set");
+}
+
+void inspect_note_problems(const struct btf2btf *b, const char *path)
+{
+	bool set8s = btf2btf__set8_entry_cnt(b) > 0;
+	size_t nr = 0;
+
+	if (cli_opts()->verbose != 0)
+		return;		/* -q: errors only; -v: every warning was printed */
+	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
+		nr += inspect_problem_shown(btf2btf__problem(b, i), set8s);
+	if (nr)
+		fprintf(stderr, "btf2btf: warning: %s: %zu problem%s in the kfunc declarations "
+			"(--check lists them)\n", path, nr, nr == 1 ? "" : "s");
+	if (!set8s)
+		fprintf(stderr, "btf2btf: note: %s: no BTF_SET8_KFUNCS set8 (raw BTF, or no "
+			".BTF_ids: a stripped object): only kfuncs with a bpf_kfunc decl tag "
+			"are seen, their flags are not\n", path);
 }
 
 char *inspect_flags_str(uint32_t flags)
@@ -282,8 +306,9 @@ int cli_kfuncs(const char *path)
 	int err = 0;
 
 	/* without -T a set8 conflict is shown, not fatal (the transform refuses it) */
-	if (inspect_open(path, !o->transform, false, &b))
+	if (inspect_open(path, !o->transform, true, &b))
 		return 1;
+	inspect_note_problems(b, path);
 	if (o->transform) {
 		err = btf2btf__transform(b);
 		if (err) {

@@ -18,6 +18,18 @@ struct json;
  */
 int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf2btf **b);
 
+/*
+ * For the views (--dump, --kfuncs), opened with quiet_warnings: one line
+ * saying how many problems the plan has (--check lists them; -v printed
+ * them), and what cannot be seen without set8s.
+ */
+void inspect_note_problems(const struct btf2btf *b, const char *path);
+/*
+ * Whether a problem is reported: without set8s (set8s false) every kfunc
+ * with a decl tag would be "tag-not-in-set", which says nothing there.
+ */
+bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s);
+
 /* "KF_ACQUIRE|KF_RET_NULL|0x8" (unknown bits as one hex number), "" for 0.
  * malloc'd, NULL on ENOMEM. */
 char *inspect_flags_str(uint32_t flags);

@@ -144,7 +144,10 @@ void json_bool_field(struct json *j, const char *key, bool v)
 	json_bool(j, v);
 }
 
+unsigned int json_documents;
+
 void json_finish(struct json *j)
 {
+	json_documents++;
 	fputc('\n', j->f);
 }

@@ -31,6 +31,8 @@ void json_string_field(struct json *j, const char *key, const char *s);
 void json_uint_field(struct json *j, const char *key, uint64_t v);
 void json_int_field(struct json *j, const char *key, int64_t v);
 void json_bool_field(struct json *j, const char *key, bool v);
+/* Documents finished so far: a failed -j run with none prints an error object. */
+extern unsigned int json_documents;
 /* Finish the document (newline). */
 void json_finish(struct json *j);
 

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "dump.h"
 #include "heap.h"
+#include "inspect.h"
+#include "json.h"
 
 enum {
 	OPT_BTF = 0x100,
@@ -24,21 +26,25 @@ enum {
 	OPT_DIFF,
 	OPT_CHECK,
 	OPT_FEATURES,
+	OPT_WERROR,
 };
 
 static const struct option long_opts[] = {
 	{ "btf",		required_argument,	NULL, OPT_BTF },
 	{ "btf-base",		required_argument,	NULL, 'B' },
+	{ "btf_base",		required_argument,	NULL, 'B' },	/* resolve_btfids */
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "dry-run",		no_argument,		NULL, 'n' },
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
 	{ "distill-base",	no_argument,		NULL, OPT_DISTILL },
+	{ "distill_base",	no_argument,		NULL, OPT_DISTILL },	/* resolve_btfids */
 	{ "features",		required_argument,	NULL, OPT_FEATURES },
 	{ "dump",		no_argument,		NULL, OPT_DUMP },
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
 	{ "check",		no_argument,		NULL, OPT_CHECK },
+	{ "werror",		no_argument,		NULL, OPT_WERROR },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "pretty",		no_argument,		NULL, 'p' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -63,6 +69,7 @@ static void usage(FILE *f)
 "      --btf FILE          use raw BTF FILE instead of OBJ's .BTF section\n"
 "                          (FILE is then what gets rewritten, unless -o)\n"
 "  -B, --btf-base FILE     base BTF (e.g. vmlinux) of a split BTF (a module)\n"
+"                          (also spelt --btf_base, as resolve_btfids does)\n"
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
@@ -73,12 +80,14 @@ static void usage(FILE *f)
 "                          7.3's resolve_btfids does); help lists them\n"
 "      --add-kfunc-tags    add the \"bpf_kfunc\" decl tags (feature kfunc_tags)\n"
 "      --distill-base      with -B: rewrite the split BTF on a distilled base, put\n"
-"                          in section .BTF.base (with -o FILE: into FILE.base)\n"
+"                          in section .BTF.base (with -o FILE: into FILE.base;\n"
+"                          also spelt --distill_base)\n"
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed\n"
-"      --check             lint the kfunc declarations; exit 1 on any problem\n"
+"      --check             lint the kfunc declarations; exit 1 on an error\n"
+"      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
 "                          (implied by -n and --add-kfunc-tags)\n"
 "  -j, --json              JSON output;  -p, --pretty  indented JSON\n"
@@ -87,7 +96,7 @@ static void usage(FILE *f)
 "  -q, --quiet             errors only\n"
 "  -h, --help              this help;    -V, --version  print the version\n"
 "\n"
-"Exit status: 0 on success, 1 on error (or --check problems), 2 on bad usage.\n");
+"Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage.\n");
 }
 
 static const struct {
@@ -119,6 +128,10 @@ static int parse_features(const char *list, unsigned int *bits)
 {
 	const char *p = list;
 
+	if (!*list) {
+		cli_error("--features: empty list; give default, all or names (--features=help)");
+		return 2;
+	}
 	if (!strcmp(list, "help") || !strcmp(list, "list")) {
 		printf("Features (--features=LIST, comma separated):\n");
 		list_features(stdout);
@@ -188,8 +201,10 @@ static int run_dump(const char *path)
 	struct btf2btf *b;
 	int err = 0;
 
-	if (cli_open(path, &b))
+	/* as it is: a plan the transform would refuse is still printed */
+	if (inspect_open(path, !o->transform, true, &b))
 		return 1;
+	inspect_note_problems(b, path);
 	if (o->transform)
 		err = btf2btf__transform(b);
 	if (err) {
@@ -212,6 +227,7 @@ enum {
 	GIVEN_JSON	= 1 << 6,
 	GIVEN_DISTILL	= 1 << 7,
 	GIVEN_FEATURES	= 1 << 8,
+	GIVEN_WERROR	= 1 << 9,
 };
 
 /*
@@ -232,7 +248,7 @@ static const struct mode_usage {
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
 	/* the plan --check prints depends on the features */
-	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES,
+	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES | GIVEN_WERROR,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
 	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
 	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
@@ -242,7 +258,7 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
-	{ GIVEN_FEATURES, "--features" },
+	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" },
 };
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
@@ -271,17 +287,42 @@ static int check_usage(int mode, unsigned int given)
 	return 0;
 }
 
-/* Output that did not reach stdout (a full disk, a closed pipe) is a
- * failure like any other: say so and exit 1. */
+/* Output that did not reach stdout (a full disk) is a failure like any
+ * other: say so and exit 1. A reader that went away (`| head`) ends the
+ * run as it ends cat: by SIGPIPE, quietly. */
 static int finish_stdout(int rc)
 {
+	const struct cli_opts *o = cli_opts();
+
+	if (rc && o->json && !json_documents)
+		cli_json_error();
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (errno == EPIPE) {
+			signal(SIGPIPE, SIG_DFL);
+			raise(SIGPIPE);
+		}
 		cli_error("cannot write to standard output: %s",
 			  errno ? strerror(errno) : "I/O error");
 		return 1;
 	}
 	return rc;
+}
+
+/* getopt_long() said nothing (opterr = 0): name the option, briefly. */
+static int bad_option(int opt, char **argv)
+{
+	const char *word = argv[optind - 1];
+	size_t len = strcspn(word, "=");
+
+	if (optopt && optopt < 0x100 && word[0] == '-' && word[1] != '-')
+		cli_error("%s option '-%c' (try --help)",
+			  opt == ':' ? "missing the argument of" : "unknown", optopt);
+	else
+		cli_error("%s option '%.*s' (try --help)",
+			  opt == ':' ? "missing the argument of" :
+			  optopt ? "wrong use of" : "unknown", (int)len, word);
+	return 2;
 }
 
 static int run(int mode, int argc, char **argv)
@@ -320,7 +361,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	cli_heap_init();
 
-	while ((opt = getopt_long(argc, argv, "B:o:nTjpvqhV", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":B:o:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_BTF: o->btf_path = optarg; given |= GIVEN_BTF; break;
 		case 'B': o->base_path = optarg; given |= GIVEN_BASE; break;
@@ -336,7 +378,7 @@ int main(int argc, char **argv)
 		case OPT_FEATURES:
 			rc = parse_features(optarg, &feats);
 			if (rc)
-				return rc == 1 ? finish_stdout(0) : rc;
+				return finish_stdout(rc == 1 ? 0 : rc);
 			given |= GIVEN_FEATURES;
 			break;
 		case OPT_DUMP:
@@ -345,10 +387,11 @@ int main(int argc, char **argv)
 		case OPT_CHECK:
 			if (mode && mode != opt) {
 				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
-				return 2;
+				return finish_stdout(2);
 			}
 			mode = opt;
 			break;
+		case OPT_WERROR: o->werror = true; given |= GIVEN_WERROR; break;
 		case 'j': o->json = true; given |= GIVEN_JSON; break;
 		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
 		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
@@ -361,8 +404,7 @@ int main(int argc, char **argv)
 			       libbpf_version_string());
 			return finish_stdout(0);
 		default:
-			usage(stderr);
-			return 2;
+			return finish_stdout(bad_option(opt, argv));
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);

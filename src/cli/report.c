@@ -14,13 +14,17 @@ void cli_print_summary(const struct btf2btf *b)
 	const char *result = !btf2btf__changed(b) ? "unchanged"
 			     : o->dry_run ? "dry run, nothing written"
 			     : o->output ? "written" : "rewritten";
+	/* the file the line is about: with --btf, the raw BTF is what changes */
+	const char *file = o->btf_path ? o->btf_path : btf2btf__path(b);
 
 	if (o->json) {
 		struct json j;
 
 		json_init(&j, stdout, o->pretty);
 		json_start_object(&j);
-		json_string_field(&j, "file", btf2btf__path(b));
+		json_string_field(&j, "file", file);
+		if (o->btf_path)
+			json_string_field(&j, "set8s_from", btf2btf__path(b));
 		json_uint_field(&j, "kfuncs", s->kfuncs);
 		json_uint_field(&j, "by_tag", s->by_tag);
 		json_uint_field(&j, "by_set8", s->by_set8);
@@ -42,7 +46,7 @@ void cli_print_summary(const struct btf2btf *b)
 	}
 	printf("btf2btf: %s: %u kfuncs (tag %u, set8 %u, both %u), %u KF_IMPLICIT_ARGS: "
 	       "%u transformed (%u legacy), %u _impl added, %u already transformed",
-	       btf2btf__path(b), s->kfuncs, s->by_tag, s->by_set8, s->by_both, s->implicit,
+	       file, s->kfuncs, s->by_tag, s->by_set8, s->by_both, s->implicit,
 	       s->transformed, s->legacy, s->impl_added, s->already);
 	if (s->tags_added)
 		printf(", %u bpf_kfunc tags added", s->tags_added);
