@@ -38,5 +38,10 @@ check-adapter: $(BUILD)/pahole $(BTF2BTF_BIN)
 	ADAPTER=$(abspath $(BUILD)/pahole) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
 check: check-completion check-debian check-cli-symbols check-adapter
 .PHONY: check-completion check-debian check-cli-symbols check-adapter
+# run-tests.sh itself: a passing program is one line, a failing one shown whole
+check-run-tests:
+	@./tests/check-run-tests.sh
+check: check-run-tests
+.PHONY: check-run-tests
 
 include tests/differential/differential.mk

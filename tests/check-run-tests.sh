@@ -1,0 +1,34 @@
+#!/bin/sh
+# tests/run-tests.sh on two stand-in test programs: a passing one that
+# prints libbpf's expected noise (not shown), a failing one (shown whole).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check-run-tests: $*"; exit 1; }
+
+cat > "$work/test_pass" <<'T'
+#!/bin/sh
+echo '[==========] Running 2 test(s).'
+echo 'libbpf: BTF type [4] is malformed' >&2
+echo '[  PASSED  ] 2 test(s).'
+T
+cat > "$work/test_fail" <<'T'
+#!/bin/sh
+echo '[ RUN      ] test_broken'
+echo '[   LINE   ] --- tests/test_x.c:12: error: Failure!'
+echo '[  PASSED  ] 1 test(s).'
+echo '[  FAILED  ] 1 test(s), listed below:'
+echo '[  FAILED  ] test_broken'
+exit 1
+T
+chmod +x "$work/test_pass" "$work/test_fail"
+
+out=$("$here/run-tests.sh" "$work/test_pass") || fail "a passing program failed the run: $out"
+[ "$out" = "$(printf '  test_pass: 2 tests passed\ncheck: 2 tests, 0 failed')" ] ||
+	fail "a passing program should give one line, no libbpf noise; got: $out"
+out=$("$here/run-tests.sh" "$work/test_pass" "$work/test_fail") && fail "a failing program passed the run"
+printf '%s\n' "$out" | grep -q 'tests/test_x.c:12: error: Failure!' || fail "the failure is not shown: $out"
+printf '%s\n' "$out" | grep -q '^check: 4 tests, 1 failed (in: test_fail)$' || fail "wrong total: $out"
+printf '%s\n' "$out" | grep -q 'libbpf:' && fail "libbpf noise of a passing program shown: $out"
+echo "check-run-tests: ok"
