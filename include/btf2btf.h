@@ -205,12 +205,31 @@ BTF2BTF_API int btf2btf__transform(struct btf2btf *b);
 /* True when the in-memory BTF differs from what was read. */
 BTF2BTF_API bool btf2btf__changed(const struct btf2btf *b);
 
-/* Replace the object's .BTF section: temp file in the same directory,
- * fsync, rename. The input is untouched on any error. */
+/*
+ * How every writer below treats what is at the path: output goes to a temp
+ * file in the target's directory, fsync, rename, so the file there is the
+ * old one or the complete new one. A symlink is followed (its target is
+ * rewritten), a file's mode and owner are kept; refused (-EACCES, -EMLINK,
+ * -EINVAL, -EPERM) are a read-only file, a file with other hard links (they
+ * would keep the old contents), an owner that cannot be kept, a directory
+ * or other file that is not regular; a character device or a FIFO is
+ * written to as it is. The raw writers refuse (-EINVAL) a path that is an
+ * input of b (the object, opts.btf_path).
+ */
+
+/* Replace the object's .BTF section (with opts.btf_path: rewrite that
+ * file; with a distilled base, FILE.base too, committed with it). The
+ * input is untouched on any error. */
 BTF2BTF_API int btf2btf__write_elf(struct btf2btf *b);
 
-/* Write the BTF as a raw BTF file (temp file, fsync, rename). */
+/* Write the BTF as a raw BTF file. */
 BTF2BTF_API int btf2btf__write_raw(struct btf2btf *b, const char *path);
+
+/* Write the BTF to path and the distilled base (see btf2btf__raw_base_btf())
+ * to base_path, committed together: on any error neither file changes
+ * (short of a crash between the two renames). */
+BTF2BTF_API int btf2btf__write_raw_pair(struct btf2btf *b, const char *path,
+					const char *base_path);
 
 /* Build the rewritten ELF image in memory (for tools and fuzzing).
  * The caller frees *data. */
@@ -225,7 +244,7 @@ BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *s
  * Owned by b. */
 BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size);
 
-/* Write the distilled base as a raw BTF file (temp file, fsync, rename). */
+/* Write the distilled base as a raw BTF file. */
 BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
 /* The (possibly transformed) BTF. After a transform it is parsed on first

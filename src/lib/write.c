@@ -11,35 +11,6 @@
 #include "handle.h"
 #include "output.h"
 
-/* Refuse to replace a file its owner made read-only (root would not be stopped). */
-static int check_writable(const char *path, const struct b2b_log *log)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
-	if (!(st.st_mode & 0222) || access(path, W_OK))
-		return b2b_errno(log, -EACCES, "is read-only: refusing to rewrite it");
-	return 0;
-}
-
-/* size bytes at raw into path, all or nothing (temp file, fsync, rename). */
-static int write_bytes_to(const char *path, mode_t mode, const void *raw, size_t size,
-			  const struct b2b_log *log)
-{
-	struct b2b_out out;
-	int err;
-
-	err = b2b_out_begin(&out, path, mode, log);
-	if (err)
-		return err;
-	err = b2b_out_write(&out, raw, size, log);
-	if (!err)
-		return b2b_out_commit(&out, log);
-	b2b_out_abort(&out);
-	return err;
-}
-
 /* What goes to the temp file, OUT_BUF bytes at a time: the pieces range
  * from a repointed ->type (4 bytes) or a sorted chunk of types to megabytes
  * of types as read (a piece that size goes straight to write()). */
@@ -90,17 +61,11 @@ static int sink_out(void *ctx, const void *data, size_t len)
 }
 
 /* The transformed BTF written from its pieces, never laid out whole. */
-static int write_pieces_to(struct btf2btf *b, const char *path, mode_t mode,
-			  const struct b2b_log *log)
+static int fill_pieces(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)
 {
-	struct out_sink s = { .log = log };
-	struct b2b_out out;
+	struct out_sink s = { .out = out, .log = log };
 	int err;
 
-	err = b2b_out_begin(&out, path, mode, log);
-	if (err)
-		return err;
-	s.out = &out;
 	s.buf = b2b_fault_nomem() ? NULL : malloc(OUT_BUF);
 	err = s.buf ? b2b_emit_result(b, sink_out, &s) : -ENOMEM;
 	if (err && !s.write_failed)
@@ -108,47 +73,134 @@ static int write_pieces_to(struct btf2btf *b, const char *path, mode_t mode,
 	if (!err)
 		err = sink_flush(&s);
 	free(s.buf);
-	if (!err)
-		return b2b_out_commit(&out, log);
-	b2b_out_abort(&out);
 	return err;
 }
 
-static int write_raw_to(struct btf2btf *b, const char *path, mode_t mode)
+/* The raw BTF into out, begun already. */
+static int fill_raw(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)
 {
-	struct b2b_log log = b->log;
 	const void *raw = NULL;
 	size_t size = 0;
 	int err;
 
-	log.path = path;
 	if ((b->sorted || b->merge) && btf__endianness(b->btf) == b2b_native_endianness())
-		return write_pieces_to(b, path, mode, &log);
+		return fill_pieces(b, out, log);
 	err = btf2btf__raw_btf(b, &raw, &size);
+	return err ? err : b2b_out_write(out, raw, size, log);
+}
+
+/* The distilled base into out, begun already. */
+static int fill_base(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)
+{
+	const void *raw = NULL;
+	size_t size = 0;
+	int err;
+
+	err = btf2btf__raw_base_btf(b, &raw, &size);
+	if (err == -ENOENT)
+		return b2b_errno(log, err, "no distilled base: transform with distill_base first");
+	if (err)
+		return b2b_errno(log, err, "cannot serialise the distilled base: %s", strerror(-err));
+	return b2b_out_write(out, raw, size, log);
+}
+
+typedef int (*fill_fn)(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log);
+
+/* One file, all or nothing (temp file, fsync, rename). */
+static int write_one(struct btf2btf *b, const char *path, mode_t mode, fill_fn fill)
+{
+	struct b2b_log log = b->log;
+	struct b2b_out out;
+	int err;
+
+	log.path = path;
+	err = b2b_out_begin(&out, path, mode, &log);
 	if (err)
 		return err;
-	return write_bytes_to(path, mode, raw, size, &log);
+	err = fill(b, &out, &log);
+	if (err) {
+		b2b_out_abort(&out);
+		return err;
+	}
+	return b2b_out_commit(&out, &log);
+}
+
+/* The BTF at path and the distilled base at base_path: both or neither. */
+static int write_both(struct btf2btf *b, const char *path, const char *base_path, mode_t mode)
+{
+	struct b2b_log log = b->log, base_log = b->log;
+	struct b2b_out out, base_out;
+	int err;
+
+	log.path = path;
+	base_log.path = base_path;
+	err = b2b_out_begin(&base_out, base_path, mode, &base_log);
+	if (err)
+		return err;
+	err = b2b_out_begin(&out, path, mode, &log);
+	if (err) {
+		b2b_out_abort(&base_out);
+		return err;
+	}
+	err = fill_base(b, &base_out, &base_log);
+	if (!err)
+		err = fill_raw(b, &out, &log);
+	if (!err)
+		return b2b_out_commit_pair(&base_out, &out, &log);
+	b2b_out_abort(&base_out);
+	b2b_out_abort(&out);
+	return err;
+}
+
+/* path names a file btf2btf reads (the object, --btf's raw BTF): writing
+ * there would replace the input by the output of another kind. */
+static int check_not_input(struct btf2btf *b, const char *path, const struct b2b_log *log)
+{
+	const char *inputs[] = { b->path, b->btf_path };
+	struct stat st, in;
+
+	if (stat(path, &st))
+		return 0;	/* a new file */
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+		if (inputs[i] && !stat(inputs[i], &in) && in.st_dev == st.st_dev &&
+		    in.st_ino == st.st_ino)
+			return b2b_errno(log, -EINVAL, "is the input %s: refusing to write over it "
+					 "(rewrite in place without -o)", inputs[i]);
+	return 0;
 }
 
 int btf2btf__write_raw(struct btf2btf *b, const char *path)
 {
-	return write_raw_to(b, path, 0644);
+	struct b2b_log log = b->log;
+	int err;
+
+	log.path = path;
+	err = check_not_input(b, path, &log);
+	return err ? err : write_one(b, path, 0644, fill_raw);
 }
 
 int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 {
 	struct b2b_log log = b->log;
-	const void *raw = NULL;
-	size_t size = 0;
 	int err;
 
 	log.path = path;
-	err = btf2btf__raw_base_btf(b, &raw, &size);
-	if (err == -ENOENT)
-		return b2b_errno(&log, err, "no distilled base: transform with distill_base first");
-	if (err)
-		return b2b_errno(&log, err, "cannot serialise the distilled base: %s", strerror(-err));
-	return write_bytes_to(path, 0644, raw, size, &log);
+	err = check_not_input(b, path, &log);
+	return err ? err : write_one(b, path, 0644, fill_base);
+}
+
+int btf2btf__write_raw_pair(struct btf2btf *b, const char *path, const char *base_path)
+{
+	struct b2b_log log = b->log;
+	int err;
+
+	log.path = path;
+	err = check_not_input(b, path, &log);
+	if (!err) {
+		log.path = base_path;
+		err = check_not_input(b, base_path, &log);
+	}
+	return err ? err : write_both(b, path, base_path, 0644);
 }
 
 /* Someone else replaced the file since we read it: do not overwrite their result. */
@@ -186,18 +238,22 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 				    &b->log);
 }
 
-/* Raw output FILE: the distilled base goes to FILE.base (as 7.3's X.BTF.base). */
-static int write_base_beside(struct btf2btf *b, const char *path)
+/* Raw output FILE rewritten in place, and the distilled base in FILE.base
+ * (as 7.3's X.BTF.base) committed with it. */
+static int write_raw_in_place(struct btf2btf *b, const char *path)
 {
 	size_t len = strlen(path);
-	char *base_path = malloc(len + sizeof(".base"));
+	char *base_path;
 	int err;
 
+	if (!b->base_out)
+		return write_one(b, path, 0644, fill_raw);
+	base_path = malloc(len + sizeof(".base"));
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	memcpy(base_path, path, len);
 	memcpy(base_path + len, ".base", sizeof(".base"));
-	err = btf2btf__write_raw_base(b, base_path);
+	err = write_both(b, path, base_path, 0644);
 	free(base_path);
 	return err;
 }
@@ -206,31 +262,16 @@ int btf2btf__write_elf(struct btf2btf *b)
 {
 	struct b2b_out out;
 	const void *raw = NULL;
-	struct stat st;
 	size_t size = 0;
 	int err;
 
 	if (!b->changed)
 		return 0;	/* byte-identical by construction */
-	if (b->btf_path) {
-		struct b2b_log log = b->log;
-
-		log.path = b->btf_path;	/* the file being rewritten, not the object */
-		err = check_writable(b->btf_path, &log);
-		if (!err && stat(b->btf_path, &st))
-			err = -errno;
-		if (!err && b->base_out)
-			err = write_base_beside(b, b->btf_path);
-		return err ? err : write_raw_to(b, b->btf_path, st.st_mode);
-	}
-	err = check_writable(b->path, &b->log);
-	if (err)
-		return err;
-	if (!b->elf) {
-		if (b->base_out)
-			err = write_base_beside(b, b->path);
-		return err ? err : write_raw_to(b, b->path, 0644);
-	}
+	/* --btf's raw file is the one rewritten, not the object */
+	if (b->btf_path)
+		return write_raw_in_place(b, b->btf_path);
+	if (!b->elf)
+		return write_raw_in_place(b, b->path);
 	if (b->elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
 
