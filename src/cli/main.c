@@ -154,20 +154,37 @@ static int parse_features(const char *list, unsigned int *bits)
 	return 0;
 }
 
+/* -o -: the raw BTF to standard output, as objcopy's and cat's "-". */
+static int write_stdout(struct btf2btf *b)
+{
+	const void *raw = NULL;
+	size_t size = 0;
+	int err = btf2btf__raw_btf(b, &raw, &size);
+
+	if (err)
+		return err;
+	if (fwrite(raw, 1, size, stdout) != size)
+		return -errno;	/* finish_stdout() says it */
+	return 0;
+}
+
 /* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
- * (7.3's resolve_btfids writes X.BTF and X.BTF.base the same way). */
+ * (7.3's resolve_btfids writes X.BTF and X.BTF.base the same way), both
+ * committed or neither. */
 static int write_raw_outputs(struct btf2btf *b, const char *output)
 {
 	char *base_path;
 	int err;
 
+	if (!strcmp(output, "-"))
+		return write_stdout(b);
 	if (!cli_opts()->distill_base)
 		return btf2btf__write_raw(b, output);
 	if (asprintf(&base_path, "%s.base", output) < 0)
 		return -ENOMEM;
-	err = btf2btf__write_raw_base(b, base_path);
+	err = btf2btf__write_raw_pair(b, output, base_path);
 	free(base_path);
-	return err ? err : btf2btf__write_raw(b, output);
+	return err;
 }
 
 static int run_transform(const char *path)
@@ -189,7 +206,8 @@ static int run_transform(const char *path)
 		btf2btf__close(b);
 		return cli_fail(path, err);
 	}
-	if (o->verbose >= 0)
+	/* with -o - standard output holds the BTF: the summary is left out */
+	if (o->verbose >= 0 && !(o->output && !strcmp(o->output, "-")))
 		cli_print_summary(b);
 	btf2btf__close(b);
 	return 0;
@@ -278,6 +296,10 @@ static int check_usage(int mode, unsigned int given)
 	}
 	if ((given & GIVEN_DISTILL) && !(given & GIVEN_BASE)) {
 		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
+		return 2;
+	}
+	if ((given & GIVEN_DISTILL) && (given & GIVEN_OUTPUT) && !strcmp(cli_opts()->output, "-")) {
+		cli_error("-o - with --distill-base: the distilled base needs a file, FILE.base");
 		return 2;
 	}
 	if ((given & GIVEN_DRY_RUN) && (given & GIVEN_OUTPUT)) {
