@@ -95,6 +95,10 @@ struct btf2btf_opts {
 	/* with base_path: rewrite the split BTF against a distilled base
 	 * (btf2btf__raw_base_btf()), as 7.3 does for external modules */
 	bool distill_base;
+	/* the base BTF read already by btf2btf__load_base() (of base_path,
+	 * which then only names it in messages): many modules, one base
+	 * parsed once. Owned by the caller; it must outlive the handle */
+	const struct btf *base_btf;
 	size_t :0;
 };
 
@@ -196,6 +200,12 @@ BTF2BTF_API int btf2btf__open_mem(const void *buf, size_t size, const char *name
 		      const struct btf2btf_opts *opts, struct btf2btf **out);
 
 BTF2BTF_API void btf2btf__close(struct btf2btf *b);
+
+/* Read and check the base BTF at path (ELF with .BTF, or raw), as open
+ * does for opts.base_path, for opts.base_btf of many opens. Only opts'
+ * log fields are used. The caller frees *out with libbpf's btf__free(). */
+BTF2BTF_API int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts,
+				   struct btf **out);
 
 /* Carry out the plan in memory. All or nothing: on error (a problem of
  * severity error: -EINVAL; -ENOMEM, ...) b, its kfuncs, stats, problems

@@ -108,10 +108,10 @@ static void test_long_opts(void **state)
 	/* garbage in the tail padding of the struct we know is padding, not a
 	 * field: compilers leave it (clang does, through BTF2BTF_OPTS too) */
 	big.future[3] = 0;
-	memset((char *)&big.o + offsetof(struct btf2btf_opts, distill_base) +
-	       sizeof(big.o.distill_base), 0x5a,
-	       sizeof(big.o) - offsetof(struct btf2btf_opts, distill_base) -
-	       sizeof(big.o.distill_base));
+	memset((char *)&big.o + offsetof(struct btf2btf_opts, base_btf) +
+	       sizeof(big.o.base_btf), 0x5a,
+	       sizeof(big.o) - offsetof(struct btf2btf_opts, base_btf) -
+	       sizeof(big.o.base_btf));
 	b = NULL;
 	assert_int_equal(btf2btf__open(th_fixture("basic.o"), &big.o, &b), 0);
 	btf2btf__close(b);

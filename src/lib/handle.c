@@ -27,8 +27,11 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->out);
 	b2b_sorted_free(b->sorted);
 	b2b_merge_free(b->merge);
-	btf__free(b->base);
-	btf__free(b->full_base);
+	/* a base the caller lent (opts.base_btf) stays theirs */
+	if (b->base != b->lent_base)
+		btf__free(b->base);
+	if (b->full_base != b->lent_base)
+		btf__free(b->full_base);
 	free(b->base_out);
 	b2b_elf_close(b->elf);
 	free(b->path);

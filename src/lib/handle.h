@@ -30,7 +30,8 @@ struct btf2btf {
 	/* or dedup and sort's result not laid out yet (on b->merge, else b->btf) */
 	struct b2b_sorted *sorted;
 	struct btf *base;		/* the distilled base after a transform with distill */
-	struct btf *full_base;		/* the base read, once replaced by the distilled one */
+	struct btf *full_base;
+	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */		/* the base read, once replaced by the distilled one */
 	void *base_out;			/* distilled base, raw native endian */
 	size_t base_out_size;
 	bool distill;

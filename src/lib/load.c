@@ -291,6 +291,20 @@ static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *wha
 	return err;
 }
 
+int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct btf **out)
+{
+	struct b2b_log log = { .path = path };
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
+		return -EINVAL;
+	log.fn = B2B_OPTS_GET(opts, log, NULL);
+	log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
+	return load_btf_file(path, NULL, "base BTF", out, &log);
+}
+
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		       const char *btf_path, const char *base_path)
 {
@@ -300,10 +314,15 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	size_t size;
 	int err;
 
-	if (base_path) {
+	if (b->lent_base) {
+		/* libbpf takes the base of split BTF as non-const; it never writes it */
+		b->base = (struct btf *)b->lent_base;
+	} else if (base_path) {
 		err = load_btf_file(base_path, NULL, "base BTF", &b->base, &b->log);
 		if (err)
 			return err;
+	}
+	if (base_path) {
 		/* only error messages use `what`: with a base, the likely cause is the base */
 		snprintf(what_buf, sizeof(what_buf), "%s (split BTF on base %s; the wrong base?)",
 			 btf_path ? btf_path : ".BTF", base_path);
@@ -372,7 +391,9 @@ static int do_open(const char *path, const void *mem, size_t size,
 	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
 		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
 	b->distill = B2B_OPTS_GET(opts, distill_base, false);
-	if (b->distill && !B2B_OPTS_GET(opts, base_path, NULL)) {
+	b->lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
+	/* a lent base is named by base_path; without it, no base at all */
+	if ((b->distill || b->lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
 		btf2btf__close(b);
 		return -EINVAL;	/* a distilled base is made from the base */
 	}
