@@ -477,6 +477,62 @@ static void test_dropped_param_warned(void **state)
 	th_cleanup();
 }
 
+/* Many modules in one run: the base read once, a line each, the worst
+ * status; a failed object is left as it was and the others go on. */
+static void test_many_objects(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *a = strdup(th_copy_fixture("split.o.ko", "a.ko"));
+	char *b = strdup(th_copy_fixture("split.o.ko", "b.ko"));
+	char *bad = strdup(th_path("bad.ko"));
+	char *trace = strdup(th_path("trace"));
+	FILE *f = fopen(bad, "w");
+	struct run r;
+
+	(void)state;
+	th_require_tool("strace");
+	assert_non_null(f);
+	fputs("not an object\n", f);
+	fclose(f);
+	th_sh(&r, "strace -f -e trace=openat,open -o %s %s -B %s %s %s %s", trace, th_cli(), base, a,
+	      bad, b);
+	assert_int_equal(r.status, 1);
+	assert_int_equal(th_count_lines(r.out), 2);
+	assert_non_null(strstr(r.out, "a.ko: 4 kfuncs"));
+	assert_non_null(strstr(r.out, "b.ko: 4 kfuncs"));
+	assert_non_null(strstr(r.err, "bad.ko: neither an ELF object nor raw BTF"));
+	th_run_free(&r);
+	/* the base opened once for the three objects */
+	th_sh(&r, "grep -c '\"%s\"' %s", base, trace);
+	assert_string_equal(r.out, "1\n");
+	th_run_free(&r);
+	th_sh(&r, "grep -c 'not an object' %s", bad);
+	assert_string_equal(r.out, "1\n");
+	th_run_free(&r);
+	/* and again: both done, the distilled base made from the one base */
+	run_ok(&r, (const char *[]){ "btf2btf", "-B", base, a, b, NULL });
+	assert_int_equal(th_count_lines(r.out), 2);
+	assert_non_null(strstr(r.out, "2 already transformed; unchanged"));
+	th_run_free(&r);
+	th_copy(th_fixture("split.o.ko"), a);
+	th_copy(th_fixture("split.o.ko"), b);
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-B", base, "--distill-base", a, b, NULL });
+	th_run_free(&r);
+	th_sh(&r, "objdump -h %s %s | grep -c '\\.BTF\\.base'", a, b);
+	assert_string_equal(r.out, "2\n");
+	th_run_free(&r);
+	/* one output names one object */
+	th_run(&r, (const char *[]){ "btf2btf", "-o", th_path("x.btf"), a, b, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "-o names one output"));
+	th_run_free(&r);
+	free(a);
+	free(b);
+	free(bad);
+	free(trace);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_summary_names_changed_file),
 		cmocka_unit_test(test_dropped_param_warned),
+		cmocka_unit_test(test_many_objects),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -153,7 +153,7 @@ int cli_open(const char *path, struct btf2btf **b)
 	 * bytes past the fields it knows */
 	BTF2BTF_OPTS(opts, .btf_path = cli.btf_path, .base_path = cli.base_path,
 		     .distill_base = cli.distill_base, .log = cli_log_cb,
-		     .features = cli.features);
+		     .features = cli.features, .base_btf = cli.base_btf);
 	int err = btf2btf__open(path, &opts, b);
 
 	if (err)

@@ -24,6 +24,7 @@ struct cli_opts {
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
 	bool split_without_base; /* BTF that did not parse, no --btf-base given */
+	const struct btf *base_btf;	/* -B read once for many objects, or NULL */
 };
 
 struct cli_opts *cli_opts(void);

@@ -57,13 +57,14 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: btf2btf [OPTIONS] OBJ\n"
+"Usage: btf2btf [OPTIONS] OBJ...\n"
 "       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
 "       btf2btf --diff [OPTIONS] OLD NEW\n"
 "\n"
-"Rewrite the BTF of OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, a module .ko) for\n"
-"kfuncs flagged KF_IMPLICIT_ARGS: add <kfunc>_impl FUNCs with the kernel\n"
-"prototype and give each kfunc a prototype without struct bpf_prog_aux *.\n"
+"Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
+"their -B base is read once) for kfuncs flagged KF_IMPLICIT_ARGS: add\n"
+"<kfunc>_impl FUNCs with the kernel prototype and give each kfunc a prototype\n"
+"without struct bpf_prog_aux *.\n"
 "\n"
 "Input:\n"
 "      --btf FILE          use raw BTF FILE instead of OBJ's .BTF section\n"
@@ -71,7 +72,8 @@ static void usage(FILE *f)
 "  -B, --btf-base FILE     base BTF (e.g. vmlinux) of a split BTF (a module)\n"
 "                          (also spelt --btf_base, as resolve_btfids does)\n"
 "Transform and output:\n"
-"  -o, --output FILE       write raw BTF to FILE instead of rewriting OBJ\n"
+"  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
+"                          of rewriting OBJ\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
 "      --features LIST     what the transform does, a comma list as pahole's\n"
 "                          btf_features: implicit_args, kfunc_tags,\n"
@@ -347,6 +349,47 @@ static int bad_option(int opt, char **argv)
 	return 2;
 }
 
+/*
+ * Many objects (modules on one base): the base is read once, each object
+ * gets its line, a failed one is left as it was and the others go on; the
+ * worst status is the run's.
+ */
+static int run_transforms(int nr, char **paths)
+{
+	struct cli_opts *o = cli_opts();
+	struct btf *base = NULL;
+	int rc = 0;
+
+	if (nr > 1 && o->output) {
+		cli_error("-o names one output: give one object");
+		return 2;
+	}
+	if (nr > 1 && o->btf_path) {
+		cli_error("--btf names the BTF of one object: give one object");
+		return 2;
+	}
+	if (nr > 1 && o->base_path) {
+		BTF2BTF_OPTS(opts, .log = cli_log_cb);
+		int err = btf2btf__load_base(o->base_path, &opts, &base);
+
+		if (err)
+			return cli_fail(o->base_path, err);
+		o->base_btf = base;
+	}
+	for (int i = 0; i < nr; i++) {
+		int one;
+
+		o->errors = 0;	/* cli_fail() speaks for this object only */
+		one = run_transform(paths[i]);
+		fflush(stdout);	/* each object's line as it is done */
+		if (one > rc)
+			rc = one;
+	}
+	o->base_btf = NULL;
+	btf__free(base);
+	return rc;
+}
+
 static int run(int mode, int argc, char **argv)
 {
 	if (mode == OPT_DIFF) {
@@ -356,16 +399,21 @@ static int run(int mode, int argc, char **argv)
 		}
 		return cli_diff(argv[optind], argv[optind + 1]);
 	}
+	if (argc == optind) {
+		cli_error("no object file given (try --help)");
+		return 2;
+	}
+	if (!mode)
+		return run_transforms(argc - optind, argv + optind);
 	if (argc - optind != 1) {
-		cli_error(argc == optind ? "no object file given (try --help)"
-					 : "one object file at a time (try --help)");
+		cli_error("one object file at a time with --dump, --kfuncs and --check (try --help)");
 		return 2;
 	}
 	switch (mode) {
 	case OPT_DUMP: return run_dump(argv[optind]);
 	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
 	case OPT_CHECK: return cli_check(argv[optind]);
-	default: return run_transform(argv[optind]);
+	default: return 2;	/* the transform is handled above */
 	}
 }
 
