@@ -43,5 +43,10 @@ check-run-tests:
 	@./tests/check-run-tests.sh
 check: check-run-tests
 .PHONY: check-run-tests
+# every "$ command" example of README.md and btf2btf.1, run and its output compared
+check-docs: $(BTF2BTF_BIN) fixtures
+	@./tests/check-docs.sh $(BUILD) README.md btf2btf.1
+check: check-docs
+.PHONY: check-docs
 
 include tests/differential/differential.mk

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The command examples of README.md and btf2btf.1, run: every "$ COMMAND"
+# line of a code block (README: ``` fences; man page: .nf/.fi) runs in one
+# scratch directory, in document order, and what it prints (standard output
+# and standard error, as a terminal shows them) must be the lines that
+# follow it, up to the next "$ " or the block's end. A block is left out
+# only after a line "<!-- docs: not run: REASON -->" (README) or
+# ".\" docs: not run: REASON" (man page) just before it; the reasons are
+# printed.
+#
+#   tests/check-docs.sh [--update] BUILD_DIR FILE...
+# --update writes the real output into FILE instead of failing: the docs
+# are never edited by hand. The scratch directory holds a symlink "build"
+# to BUILD_DIR, README.md, and what README.md's setup block (the ```sh
+# block setting B=/path/to/btf2btf/build) makes; BUILD_DIR is first on PATH.
+set -u
+update=false
+[ "${1:-}" = --update ] && { update=true; shift; }
+build=$(realpath "${1:?usage: $0 [--update] BUILD_DIR FILE...}")
+shift
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+die() { echo "check-docs: $*" >&2; exit 1; }
+[ -x "$build/btf2btf" ] || die "$build/btf2btf: no such binary (run make)"
+
+ln -s "$build" "$work/build"
+cp "$top/README.md" "$work/README.md"
+# README's setup block, with the build directory it names
+setup=$(awk '/^```sh$/ { inb = 1; buf = ""; next }
+	     /^```$/ { if (inb && buf ~ /B=\/path\/to\/btf2btf\/build/) { printf "%s", buf; exit }
+		       inb = 0; next }
+	     inb { buf = buf $0 "\n" }' "$top/README.md")
+[ -n "$setup" ] || die "README.md: no setup block (B=/path/to/btf2btf/build)"
+setup=${setup//\/path\/to\/btf2btf\/build/$build}
+(cd "$work" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
+	die "README.md's setup block failed: $(cat "$work/.setup.log")"
+
+run() {
+	(cd "$work" && PATH="$build:$PATH" bash -c "$1" 2>&1)
+}
+
+# roff <-> text for the man page's example lines
+from_roff() { sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(aq/'"'"'/g'; }
+to_roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'; }
+
+ran=0 skipped=0 failed=0
+for doc in "$@"; do
+	case $doc in
+	*.md) open='^```$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false ;;
+	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true ;;
+	esac
+	out="$work/.doc.new"
+	: > "$out"
+	inb=false skip= prev=
+	mapfile -t lines < "$doc"
+	n=${#lines[@]}
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		l=${lines[i]}
+		if ! $inb; then
+			printf '%s\n' "$l" >> "$out"
+			if [[ $l =~ $open ]]; then
+				inb=true
+				skip=
+				[[ $prev =~ $skip_re ]] && skip=${BASH_REMATCH[1]}
+			fi
+			prev=$l
+			i=$((i + 1))
+			continue
+		fi
+		if [[ $l =~ $close ]]; then
+			inb=false
+			printf '%s\n' "$l" >> "$out"
+			prev=$l
+			i=$((i + 1))
+			continue
+		fi
+		text=$l
+		$roff && text=$(printf '%s\n' "$l" | from_roff)
+		if [[ $text != '$ '* ]]; then
+			printf '%s\n' "$l" >> "$out"
+			i=$((i + 1))
+			continue
+		fi
+		# a command and its shown output
+		printf '%s\n' "$l" >> "$out"
+		i=$((i + 1))
+		shown=()
+		while [ "$i" -lt "$n" ]; do
+			t=${lines[i]}
+			[[ $t =~ $close ]] && break
+			$roff && t=$(printf '%s\n' "$t" | from_roff)
+			[[ $t == '$ '* ]] && break
+			shown+=("${lines[i]}")
+			i=$((i + 1))
+		done
+		if [ -n "$skip" ]; then
+			printf '%s\n' "${shown[@]}" >> "$out"
+			skipped=$((skipped + 1))
+			[ "$skip" != "${said:-}" ] &&
+				echo "check-docs: $(basename "$doc"): a block not run: $skip"
+			said=$skip
+			continue
+		fi
+		ran=$((ran + 1))
+		got=$(run "${text:2}")
+		if [ -n "$got" ]; then
+			if $roff; then printf '%s\n' "$got" | to_roff >> "$out"
+			else printf '%s\n' "$got" >> "$out"; fi
+		fi
+	done
+	if ! cmp -s "$doc" "$out"; then
+		if $update; then
+			cp "$out" "$doc"
+			echo "check-docs: $(basename "$doc"): updated"
+		else
+			failed=$((failed + 1))
+			echo "check-docs: $(basename "$doc"): the examples print something else now" \
+			     "(tests/check-docs.sh --update $build $doc writes it):"
+			diff -u "$doc" "$out" | sed 's/^/  /'
+		fi
+	fi
+done
+echo "check-docs: $ran commands run, $skipped not run, $failed files differ"
+[ "$failed" -eq 0 ]
