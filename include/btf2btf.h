@@ -232,6 +232,11 @@ BTF2BTF_API bool btf2btf__changed(const struct btf2btf *b);
  * input is untouched on any error. */
 BTF2BTF_API int btf2btf__write_elf(struct btf2btf *b);
 
+/* Write a copy of the ELF object with the .BTF (and with a distilled base
+ * .BTF.base) of b at path, as objcopy IN OUT does; the object stays as it
+ * is. Not for opts.btf_path (-EINVAL). */
+BTF2BTF_API int btf2btf__write_elf_copy(struct btf2btf *b, const char *path);
+
 /* Write the BTF as a raw BTF file. */
 BTF2BTF_API int btf2btf__write_raw(struct btf2btf *b, const char *path);
 

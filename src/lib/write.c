@@ -299,6 +299,34 @@ unlock:
 	return err;
 }
 
+int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
+{
+	struct b2b_log log = b->log;
+	struct b2b_out out;
+	const void *raw = NULL;
+	size_t size = 0;
+	int err;
+
+	if (!b->elf || b->btf_path || b->elf->fd < 0)
+		return b2b_errno(&b->log, -EINVAL, "is no ELF object read with its .BTF: "
+				 "no copy of it to write");
+	log.path = path;
+	err = check_not_input(b, path, &log);
+	if (!err)
+		err = btf2btf__raw_btf(b, &raw, &size);
+	/* the object's mode (a vmlinux stays executable) for a new file */
+	if (!err)
+		err = b2b_out_begin(&out, path, b->elf->st.st_mode, &log);
+	if (err)
+		return err;
+	err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
+	if (err) {
+		b2b_out_abort(&out);
+		return err;
+	}
+	return b2b_out_commit(&out, &log);
+}
+
 int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 {
 	const void *raw = NULL;
