@@ -533,6 +533,47 @@ static void test_many_objects(void **state)
 	th_cleanup();
 }
 
+/* -O elf -o OUT: a transformed copy of the object, as objcopy IN OUT. */
+static void test_elf_copy(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *mod = strdup(th_copy_fixture("split.o.ko", "m.ko"));
+	char *copy = strdup(th_path("copy.ko"));
+	char *piped = strdup(th_path("piped.ko"));
+	struct run r, d;
+
+	(void)state;
+	th_require_tool("bpftool");
+	run_ok(&r, (const char *[]){ "btf2btf", "-B", base, "-O", "elf", "-o", copy, mod, NULL });
+	assert_non_null(strstr(r.out, "; written to "));
+	th_run_free(&r);
+	assert_true(th_same_file(mod, th_fixture("split.o.ko")));
+	/* the copy is the object rewritten in place would be */
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-B", base, mod, NULL });
+	th_run_free(&r);
+	assert_true(th_same_file(copy, mod));
+	th_sh(&d, "bpftool btf dump file %s --base-btf %s", copy, base);
+	assert_non_null(strstr(d.out, "FUNC 'bpf_kfunc_implicit_arg_impl'"));
+	th_run_free(&d);
+	/* to standard output too */
+	th_sh(&r, "%s -B %s -O elf -o - %s > %s", th_cli(), base, th_fixture("split.o.ko"), piped);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_true(th_same_file(piped, mod));
+	/* -O alone, or an unknown format: bad usage */
+	th_run(&r, (const char *[]){ "btf2btf", "-O", "elf", mod, NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-O", "srec", "-o", copy, mod, NULL });
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "unknown format 'srec'"));
+	th_run_free(&r);
+	free(mod);
+	free(copy);
+	free(piped);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_summary_names_changed_file),
 		cmocka_unit_test(test_dropped_param_warned),
 		cmocka_unit_test(test_many_objects),
+		cmocka_unit_test(test_elf_copy),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -13,6 +13,7 @@ struct cli_opts {
 	const char *btf_path;
 	const char *base_path;
 	const char *output;
+	bool output_elf;	/* -O elf: -o gets a copy of the object, not raw BTF */
 	bool dry_run;
 	bool transform;
 	unsigned int features;	/* BTF2BTF_FEAT_*, 0: the library's default */

@@ -34,6 +34,7 @@ static const struct option long_opts[] = {
 	{ "btf-base",		required_argument,	NULL, 'B' },
 	{ "btf_base",		required_argument,	NULL, 'B' },	/* resolve_btfids */
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "output-format",	required_argument,	NULL, 'O' },
 	{ "dry-run",		no_argument,		NULL, 'n' },
 	{ "transform",		no_argument,		NULL, 'T' },
 	{ "add-kfunc-tags",	no_argument,		NULL, OPT_ADD_TAGS },
@@ -74,6 +75,8 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
 "                          of rewriting OBJ\n"
+"  -O, --output-format FORMAT  what -o writes: raw (BTF, the default) or elf (a\n"
+"                          copy of OBJ with its BTF transformed, as objcopy)\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
 "      --features LIST     what the transform does, a comma list as pahole's\n"
 "                          btf_features: implicit_args, kfunc_tags,\n"
@@ -156,18 +159,25 @@ static int parse_features(const char *list, unsigned int *bits)
 	return 0;
 }
 
-/* -o -: the raw BTF to standard output, as objcopy's and cat's "-". */
+/* -o -: the raw BTF (-O elf: the object) to standard output, as objcopy's
+ * and cat's "-". */
 static int write_stdout(struct btf2btf *b)
 {
 	const void *raw = NULL;
+	void *image = NULL;
 	size_t size = 0;
-	int err = btf2btf__raw_btf(b, &raw, &size);
+	int err;
 
-	if (err)
-		return err;
-	if (fwrite(raw, 1, size, stdout) != size)
-		return -errno;	/* finish_stdout() says it */
-	return 0;
+	if (cli_opts()->output_elf) {
+		err = btf2btf__elf_image(b, &image, &size);
+		raw = image;
+	} else {
+		err = btf2btf__raw_btf(b, &raw, &size);
+	}
+	if (!err && fwrite(raw, 1, size, stdout) != size)
+		err = -errno;	/* finish_stdout() says it */
+	free(image);
+	return err;
 }
 
 /* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
@@ -178,6 +188,8 @@ static int write_raw_outputs(struct btf2btf *b, const char *output)
 	char *base_path;
 	int err;
 
+	if (cli_opts()->output_elf)
+		return strcmp(output, "-") ? btf2btf__write_elf_copy(b, output) : write_stdout(b);
 	if (!strcmp(output, "-"))
 		return write_stdout(b);
 	if (!cli_opts()->distill_base)
@@ -248,6 +260,7 @@ enum {
 	GIVEN_DISTILL	= 1 << 7,
 	GIVEN_FEATURES	= 1 << 8,
 	GIVEN_WERROR	= 1 << 9,
+	GIVEN_FORMAT	= 1 << 10,
 };
 
 /*
@@ -260,7 +273,7 @@ static const struct mode_usage {
 	unsigned int takes;		/* GIVEN_* that mean something here */
 	const char *why;		/* what the mode does, for the message */
 } mode_usage[] = {
-	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_DRY_RUN |
+	{ 0, "the transform", GIVEN_BTF | GIVEN_BASE | GIVEN_OUTPUT | GIVEN_FORMAT | GIVEN_DRY_RUN |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES, "it always transforms" },
 	{ OPT_DUMP, "--dump", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_DISTILL | GIVEN_FEATURES,
@@ -278,7 +291,7 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_BTF, "--btf" }, { GIVEN_BASE, "--btf-base" }, { GIVEN_OUTPUT, "-o" },
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
-	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" },
+	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" }, { GIVEN_FORMAT, "-O" },
 };
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
@@ -300,7 +313,12 @@ static int check_usage(int mode, unsigned int given)
 		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
 		return 2;
 	}
-	if ((given & GIVEN_DISTILL) && (given & GIVEN_OUTPUT) && !strcmp(cli_opts()->output, "-")) {
+	if ((given & GIVEN_FORMAT) && !(given & GIVEN_OUTPUT)) {
+		cli_error("-O says what -o writes: give -o FILE too");
+		return 2;
+	}
+	if ((given & GIVEN_DISTILL) && (given & GIVEN_OUTPUT) && !strcmp(cli_opts()->output, "-") &&
+	    !cli_opts()->output_elf) {
 		cli_error("-o - with --distill-base: the distilled base needs a file, FILE.base");
 		return 2;
 	}
@@ -432,11 +450,19 @@ int main(int argc, char **argv)
 	cli_heap_init();
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":B:o:nTjpvqhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":B:o:O:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_BTF: o->btf_path = optarg; given |= GIVEN_BTF; break;
 		case 'B': o->base_path = optarg; given |= GIVEN_BASE; break;
 		case 'o': o->output = optarg; given |= GIVEN_OUTPUT; break;
+		case 'O':
+			if (strcmp(optarg, "raw") && strcmp(optarg, "elf")) {
+				cli_error("-O: unknown format '%s': raw or elf", optarg);
+				return finish_stdout(2);
+			}
+			o->output_elf = !strcmp(optarg, "elf");
+			given |= GIVEN_FORMAT;
+			break;
 		case 'n': o->dry_run = true; o->transform = true; given |= GIVEN_DRY_RUN; break;
 		case 'T': o->transform = true; given |= GIVEN_T; break;
 		case OPT_ADD_TAGS:

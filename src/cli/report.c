@@ -50,7 +50,10 @@ void cli_print_summary(const struct btf2btf *b)
 	       s->transformed, s->legacy, s->impl_added, s->already);
 	if (s->tags_added)
 		printf(", %u bpf_kfunc tags added", s->tags_added);
-	printf("; %s\n", result);
+	if (btf2btf__changed(b) && !o->dry_run && o->output)
+		printf("; %s to %s\n", result, o->output);
+	else
+		printf("; %s\n", result);
 }
 
 int cli_dump(const struct btf2btf *b)
