@@ -34,7 +34,9 @@ die() { printf 'btf-accept-sets: error: %s\n' "$*" >&2; exit 1; }
 
 if ! [ -f "$WORK/cases" ] || ! [ -d "$WORK/res" ]; then
 	printf '==> btf-accept: no differential results in %s: make differential\n' "$WORK"
-	DIFF_WORK=$WORK make -C "$TOP" differential > "$OUT.differential.log" 2>&1 ||
+	# (a cross build's ARCH and CROSS_COMPILE are not the oracle's)
+	env -u ARCH -u CROSS_COMPILE DIFF_WORK="$WORK" make -C "$TOP" differential \
+		> "$OUT.differential.log" 2>&1 ||
 		{ tail -20 "$OUT.differential.log"; die "make differential failed"; }
 fi
 tmp=$(mktemp -d)
