@@ -32,15 +32,15 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 die() { printf 'btf-accept-sets: error: %s\n' "$*" >&2; exit 1; }
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 if ! [ -f "$WORK/cases" ] || ! [ -d "$WORK/res" ]; then
 	printf '==> btf-accept: no differential results in %s: make differential\n' "$WORK"
 	# (a cross build's ARCH and CROSS_COMPILE are not the oracle's)
 	env -u ARCH -u CROSS_COMPILE DIFF_WORK="$WORK" make -C "$TOP" differential \
-		> "$OUT.differential.log" 2>&1 ||
-		{ tail -20 "$OUT.differential.log"; die "make differential failed"; }
+		> "$tmp/differential.log" 2>&1 ||
+		{ tail -20 "$tmp/differential.log"; die "make differential failed"; }
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 FLATTEN=$tmp/btf-flatten
 gcc -O2 -Wall -Wextra -Werror -o "$FLATTEN" "$TOP/kernel/guest/btf-accept/flatten.c" -lbpf ||
 	die "cannot build btf-flatten"
