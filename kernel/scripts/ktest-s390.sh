@@ -56,13 +56,14 @@ READBACK_KFUNCS=(bpf_wq_set_callback:3 bpf_stream_vprintk:4 bpf_task_work_schedu
 # readback_one WHAT JSON KFUNC:N: one READBACK line; counts failures in BAD
 readback_one() {
 	local what=$1 json=$2 fn=${3%:*} n=${3#*:} got
+	# bpftool lists the types in id order from 1: type N is .types[N - 1]
 	got=$(jq -r --arg f "$fn" '
-		(.types | INDEX(.id)) as $t
-		| [.types[] | select(.kind == "FUNC" and (.name == $f or .name == $f + "_impl"))
-		   | $t[.type_id | tostring] as $p
+		.types as $t
+		| [$t[] | select(.kind == "FUNC" and (.name == $f or .name == $f + "_impl"))
+		   | $t[.type_id - 1] as $p
 		   | "\(.name)/\($p.vlen)/" + (if $p.vlen > 0 then
-			($t[$p.params[-1].type_id | tostring]
-			 | if .kind == "PTR" then ($t[.type_id | tostring].name // "-") else "-" end)
+			($t[$p.params[-1].type_id - 1]
+			 | if .kind == "PTR" then ($t[.type_id - 1].name // "-") else "-" end)
 			else "-" end)]
 		| sort | join(" ")' "$json")
 	local want="$fn/$n/- ${fn}_impl/$((n + 1))/bpf_prog_aux"
