@@ -15,8 +15,10 @@
 # 0 semantic differences, .BTF_ids byte-identical.
 # readback: the big-endian vmlinux BTF read back for the KF_IMPLICIT_ARGS
 # kfuncs (reduced prototype + _impl). No bpf_testmod: see configs/7.3-s390.
-# boot: qemu-system-s390x (TCG) runs kernel/guest/7.3-s390/init.c.
-# all = differential + readback + boot. Environment as ktest-7.3.sh; KCACHE
+# boot: qemu-system-s390x (TCG) runs kernel/guest/7.3-s390/init.c. Debian
+# 12's QEMU 7.2 does not get this kernel past "clocksource: tod" (it resets;
+# kernel/README.md), so boot is not part of all.
+# all = differential + readback. Environment as ktest-7.3.sh; KCACHE
 # defaults to /var/cache/btf2btf/kernel-7.3-s390 (outside the clone: the
 # cross build is kept across fresh clones, keyed on its inputs).
 
@@ -132,8 +134,7 @@ all)
 	t0=$SECONDS
 	step_differential
 	step_readback
-	step_boot
-	say "kernel-test s390: differential, readback and guest passed ($((SECONDS - t0)) s)"
+	say "kernel-test s390: differential and readback passed ($((SECONDS - t0)) s)"
 	;;
 *) die "unknown step $1" ;;
 esac
