@@ -1541,6 +1541,55 @@ static void test_json_dump_and_summary(void **state)
 	th_cleanup();
 }
 
+/* --diff --kfuncs: kfuncs paired by name, each kind of change once. */
+static void test_diff_kfuncs(void **state)
+{
+	static const struct tobj old_o = {
+		.f = { F("bpf_gone", T_INT, T_INT), F("bpf_same", T_INT, T_INT),
+		       F("bpf_wq", T_INT, T_INT, T_AUX), F("bpf_fl", T_INT, T_INT),
+		       F("bpf_proto", T_INT, T_INT) },
+		.s = { S("kf", KFS, E("bpf_gone", 0), E("bpf_same", KF_ACQUIRE), E("bpf_wq", 0)),
+		       S("kf2", KFS, E("bpf_fl", KF_ACQUIRE), E("bpf_proto", 0)) } };
+	static const struct tobj new_o = {
+		.f = { F("bpf_same", T_INT, T_INT), F("bpf_wq", T_INT, T_INT, T_AUX),
+		       F("bpf_fl", T_INT, T_INT), F("bpf_proto", T_INT, T_LONG),
+		       F("bpf_new", T_INT, T_VOIDP) },
+		.s = { S("kf", KFS, E("bpf_same", KF_ACQUIRE), E("bpf_wq", IMP),
+			 E("bpf_fl", KF_ACQUIRE | KF_RET_NULL)),
+		       S("kf2", KFS, E("bpf_proto", 0), E("bpf_new", KF_SLEEPABLE)) } };
+	char *o = make_obj("old.o", &old_o), *n = make_obj("new.o", &new_o), *tsv;
+	struct run r;
+
+	(void)state;
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "--kfuncs", o, n, NULL });
+	assert_non_null(strstr(r.out, "kfuncs added: 1\n+int bpf_new(void *a0)  KF_SLEEPABLE\n"));
+	assert_non_null(strstr(r.out, "kfuncs removed: 1\n-int bpf_gone(int a0)  -\n"));
+	assert_non_null(strstr(r.out, "moved to KF_IMPLICIT_ARGS (an _impl has the kernel prototype): 1\n"
+				      " bpf_wq: BPF sees int bpf_wq(int a0)\n"));
+	assert_non_null(strstr(r.out, "flags changed: 2\n bpf_fl: KF_ACQUIRE -> KF_ACQUIRE|KF_RET_NULL\n"
+				      " bpf_wq: - -> KF_IMPLICIT_ARGS\n"));
+	/* bpf_wq's reduced prototype is what BPF sees now: changed too */
+	assert_non_null(strstr(r.out, "prototypes BPF sees changed: 2\n-int bpf_proto(int a0)\n"
+				      "+int bpf_proto(long a0)\n"));
+	assert_null(strstr(r.out, "bpf_same"));
+	th_run_free(&r);
+	/* the same in JSON, either order of the options */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "--diff", "-j", o, n, NULL });
+	tsv = jq(r.out, "[(.added|map(.name)|join(\",\")), (.removed|map(.name)|join(\",\")), "
+			"(.moved_to_implicit_args[0].new.proto), (.flags_changed|length), "
+			"(.protos_changed|length), .old.kfuncs, .new.kfuncs] | @tsv");
+	assert_string_equal(tsv, "bpf_new\tbpf_gone\tint bpf_wq(int a0)\t2\t2\t5\t5\n");
+	free(tsv);
+	th_run_free(&r);
+	/* a kfunc diff of an object with itself: nothing */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "--kfuncs", o, o, NULL });
+	assert_non_null(strstr(r.out, "kfuncs added: 0\nkfuncs removed: 0\n"));
+	th_run_free(&r);
+	free(o);
+	free(n);
+	th_cleanup();
+}
+
 int main(void)
 {
 	struct CMUnitTest tests[64] = {
@@ -1553,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(test_diff_gcc),
 		cmocka_unit_test(test_diff_clang),
 		cmocka_unit_test(test_diff_split),
+		cmocka_unit_test(test_diff_kfuncs),
 		cmocka_unit_test(test_diff_usage),
 		cmocka_unit_test(test_json_dump_and_summary),
 		cmocka_unit_test(test_cproto_shapes),

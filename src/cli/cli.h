@@ -21,6 +21,7 @@ struct cli_opts {
 	bool json;
 	bool pretty;
 	bool werror;		/* --check: warnings fail too */
+	bool diff_kfuncs;	/* --diff --kfuncs */
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
@@ -49,6 +50,8 @@ void cli_print_summary(const struct btf2btf *b);
 int cli_dump(const struct btf2btf *b);
 int cli_kfuncs(const char *path);
 int cli_diff(const char *old_path, const char *new_path);
+/* --diff --kfuncs: the kfuncs of OLD and NEW paired by name. */
+int cli_diff_kfuncs(const char *old_path, const char *new_path);
 int cli_check(const char *path);
 
 #endif /* BTF2BTF_CLI_H */

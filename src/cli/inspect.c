@@ -44,7 +44,7 @@ bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s)
 	return set8s || strcmp(p->rule, "tag-not-in-set");
 }
 
-void inspect_note_problems(const struct btf2btf *b, const char *path)
+void inspect_note_problems(const struct btf2btf *b, const char *path, bool problems)
 {
 	bool set8s = btf2btf__set8_entry_cnt(b) > 0;
 	size_t nr = 0;
@@ -53,7 +53,7 @@ void inspect_note_problems(const struct btf2btf *b, const char *path)
 		return;		/* -q: errors only; -v: every warning was printed */
 	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
 		nr += inspect_problem_shown(btf2btf__problem(b, i), set8s);
-	if (nr)
+	if (problems && nr)
 		fprintf(stderr, "btf2btf: warning: %s: %zu problem%s in the kfunc declarations "
 			"(--check lists them)\n", path, nr, nr == 1 ? "" : "s");
 	if (!set8s)
@@ -160,14 +160,22 @@ struct krow {
 	char *bpf_proto;	/* the prototype BPF programs see */
 };
 
+char *inspect_bpf_proto(const struct btf *btf, const struct btf2btf_kfunc *k, bool transformed)
+{
+	const struct btf_type *t = btf__type_by_id(btf, k->btf_id);
+	int keep = !transformed && (k->actions & BTF2BTF_ACT_REDUCE_PROTO) ? (int)k->reduced_params
+									   : -1;
+
+	/* before the transform, what it will make of the kfunc */
+	return cproto_func(btf, t ? t->type : 0, k->name, keep);
+}
+
 /* A row of the plan: the library decided everything, this only formats it. */
 static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 {
 	const struct btf2btf_kfunc *k = r->k;
 	const struct btf_type *t = btf__type_by_id(btf, k->btf_id);
 	bool impl_proto = k->state == BTF2BTF_KFUNC_ALREADY || (transformed && k->impl_id);
-	int keep = !transformed && (k->actions & BTF2BTF_ACT_REDUCE_PROTO) ? (int)k->reduced_params
-									   : -1;
 
 	r->type_id = t ? t->type : 0;
 	r->implicit = k->impl_name != NULL;
@@ -176,8 +184,7 @@ static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 	r->planned = cli_state_str(k->planned);
 	/* the kernel prototype is _impl's once the kfunc has been reduced */
 	r->proto = cproto_func(btf, k->orig_proto_id, impl_proto ? k->impl_name : k->name, -1);
-	/* before the transform, what it will make of the kfunc */
-	r->bpf_proto = cproto_func(btf, r->type_id, k->name, keep);
+	r->bpf_proto = inspect_bpf_proto(btf, k, transformed);
 
 	snprintf(r->id_col, sizeof(r->id_col), "%u", k->btf_id);
 	if (!r->implicit)
@@ -308,7 +315,7 @@ int cli_kfuncs(const char *path)
 	/* without -T a set8 conflict is shown, not fatal (the transform refuses it) */
 	if (inspect_open(path, !o->transform, true, &b))
 		return 1;
-	inspect_note_problems(b, path);
+	inspect_note_problems(b, path, true);
 	if (o->transform) {
 		err = btf2btf__transform(b);
 		if (err) {

@@ -20,15 +20,20 @@ int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf
 
 /*
  * For the views (--dump, --kfuncs), opened with quiet_warnings: one line
- * saying how many problems the plan has (--check lists them; -v printed
- * them), and what cannot be seen without set8s.
+ * saying how many problems the plan has (with problems: --check lists
+ * them; -v printed them), and what cannot be seen without set8s.
  */
-void inspect_note_problems(const struct btf2btf *b, const char *path);
+void inspect_note_problems(const struct btf2btf *b, const char *path, bool problems);
 /*
  * Whether a problem is reported: without set8s (set8s false) every kfunc
  * with a decl tag would be "tag-not-in-set", which says nothing there.
  */
 bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s);
+
+struct btf;
+/* The prototype BPF programs see of kfunc k of btf: its own, or before the
+ * transform (transformed false) what the plan reduces it to. malloc'd. */
+char *inspect_bpf_proto(const struct btf *btf, const struct btf2btf_kfunc *k, bool transformed);
 
 /* "KF_ACQUIRE|KF_RET_NULL|0x8" (unknown bits as one hex number), "" for 0.
  * malloc'd, NULL on ENOMEM. */

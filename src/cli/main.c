@@ -60,7 +60,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: btf2btf [OPTIONS] OBJ...\n"
 "       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
-"       btf2btf --diff [OPTIONS] OLD NEW\n"
+"       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
 "their -B base is read once) for kfuncs flagged KF_IMPLICIT_ARGS: add\n"
@@ -90,7 +90,9 @@ static void usage(FILE *f)
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
-"      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed\n"
+"      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
+"                          with --kfuncs, the kfuncs added, removed, moved to\n"
+"                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
 "      --check             lint the kfunc declarations; exit 1 on an error\n"
 "      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
@@ -236,7 +238,7 @@ static int run_dump(const char *path)
 	/* as it is: a plan the transform would refuse is still printed */
 	if (inspect_open(path, !o->transform, true, &b))
 		return 1;
-	inspect_note_problems(b, path);
+	inspect_note_problems(b, path, true);
 	if (o->transform)
 		err = btf2btf__transform(b);
 	if (err) {
@@ -415,7 +417,8 @@ static int run(int mode, int argc, char **argv)
 			cli_error("--diff needs two files, OLD and NEW");
 			return 2;
 		}
-		return cli_diff(argv[optind], argv[optind + 1]);
+		return cli_opts()->diff_kfuncs ? cli_diff_kfuncs(argv[optind], argv[optind + 1])
+					       : cli_diff(argv[optind], argv[optind + 1]);
 	}
 	if (argc == optind) {
 		cli_error("no object file given (try --help)");
@@ -481,8 +484,16 @@ int main(int argc, char **argv)
 		case OPT_KFUNCS:
 		case OPT_DIFF:
 		case OPT_CHECK:
+			/* --diff --kfuncs: the diff of the kfunc tables */
+			if ((mode == OPT_DIFF && opt == OPT_KFUNCS) ||
+			    (mode == OPT_KFUNCS && opt == OPT_DIFF)) {
+				o->diff_kfuncs = true;
+				mode = OPT_DIFF;
+				break;
+			}
 			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff and --check exclude each other");
+				cli_error("--dump, --kfuncs, --diff and --check exclude each other "
+					  "(but --diff --kfuncs)");
 				return finish_stdout(2);
 			}
 			mode = opt;

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --diff --kfuncs OLD NEW: the kfuncs of two objects paired by name (ids
+ * differ between builds): added, removed, moved to KF_IMPLICIT_ARGS (an
+ * _impl now carries the kernel prototype), flags changed, and the
+ * prototype BPF programs see changed. Text or JSON.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cproto.h"
+#include "inspect.h"
+#include "json.h"
+
+struct kf {
+	const char *name;
+	uint32_t flags;
+	bool implicit;
+	char *bpf_proto;	/* what BPF programs see */
+	char *flag_str;
+};
+
+struct kside {
+	const char *path;
+	struct btf2btf *b;
+	struct kf *k;		/* by name */
+	size_t nr;
+};
+
+enum change { C_ADDED, C_REMOVED, C_IMPLICIT, C_FLAGS, C_PROTO, C_NR };
+
+static const char *const change_title[C_NR] = {
+	"kfuncs added", "kfuncs removed", "moved to KF_IMPLICIT_ARGS (an _impl has the kernel prototype)",
+	"flags changed", "prototypes BPF sees changed",
+};
+static const char *const change_key[C_NR] = {
+	"added", "removed", "moved_to_implicit_args", "flags_changed", "protos_changed",
+};
+
+struct pair {
+	const struct kf *old, *new;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct kf *)a)->name, ((const struct kf *)b)->name);
+}
+
+static int load_side(struct kside *s, const char *path)
+{
+	const struct btf *btf;
+
+	s->path = path;
+	if (inspect_open(path, true, true, &s->b))
+		return 1;
+	/* without set8s the flags are unseen: said, as --kfuncs says it */
+	inspect_note_problems(s->b, path, false);
+	btf = btf2btf__btf(s->b);
+	s->nr = btf2btf__kfunc_cnt(s->b);
+	s->k = calloc(s->nr ? s->nr : 1, sizeof(*s->k));
+	if (!btf || !s->k)
+		goto nomem;
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct btf2btf_kfunc *k = btf2btf__kfunc(s->b, i);
+
+		if (!k)
+			goto nomem;
+		s->k[i].name = k->name;
+		s->k[i].flags = k->flags;
+		s->k[i].implicit = k->impl_name != NULL;
+		s->k[i].bpf_proto = inspect_bpf_proto(btf, k, false);
+		s->k[i].flag_str = inspect_flags_str(k->flags);
+		if (!s->k[i].bpf_proto || !s->k[i].flag_str)
+			goto nomem;
+	}
+	qsort(s->k, s->nr, sizeof(*s->k), by_name);
+	return 0;
+nomem:
+	cli_error("%s: out of memory", path);
+	return 1;
+}
+
+static void free_side(struct kside *s)
+{
+	for (size_t i = 0; s->k && i < s->nr; i++) {
+		free(s->k[i].bpf_proto);
+		free(s->k[i].flag_str);
+	}
+	free(s->k);
+	btf2btf__close(s->b);
+}
+
+/* The pairs of each kind of change, in name order. */
+static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
+		   size_t nr[C_NR])
+{
+	size_t i = 0, j = 0, cap = o->nr + n->nr + 1;
+
+	for (int c = 0; c < C_NR; c++) {
+		p[c] = calloc(cap, sizeof(**p));
+		nr[c] = 0;
+		if (!p[c])
+			return -ENOMEM;
+	}
+	while (i < o->nr || j < n->nr) {
+		int cmp = i == o->nr ? 1 : j == n->nr ? -1 : strcmp(o->k[i].name, n->k[j].name);
+
+		if (cmp < 0) {
+			p[C_REMOVED][nr[C_REMOVED]++] = (struct pair){ &o->k[i++], NULL };
+			continue;
+		}
+		if (cmp > 0) {
+			p[C_ADDED][nr[C_ADDED]++] = (struct pair){ NULL, &n->k[j++] };
+			continue;
+		}
+		if (!o->k[i].implicit && n->k[j].implicit)
+			p[C_IMPLICIT][nr[C_IMPLICIT]++] = (struct pair){ &o->k[i], &n->k[j] };
+		if (o->k[i].flags != n->k[j].flags)
+			p[C_FLAGS][nr[C_FLAGS]++] = (struct pair){ &o->k[i], &n->k[j] };
+		if (strcmp(o->k[i].bpf_proto, n->k[j].bpf_proto))
+			p[C_PROTO][nr[C_PROTO]++] = (struct pair){ &o->k[i], &n->k[j] };
+		i++;
+		j++;
+	}
+	return 0;
+}
+
+static const char *flags_or_dash(const struct kf *k)
+{
+	return *k->flag_str ? k->flag_str : "-";
+}
+
+static void print_text(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
+		       const size_t nr[C_NR])
+{
+	printf("--- %s (%zu kfuncs)\n+++ %s (%zu kfuncs)\n", o->path, o->nr, n->path, n->nr);
+	for (int c = 0; c < C_NR; c++) {
+		printf("%s: %zu\n", change_title[c], nr[c]);
+		for (size_t i = 0; i < nr[c]; i++) {
+			const struct kf *a = p[c][i].old, *b = p[c][i].new;
+
+			switch (c) {
+			case C_ADDED:
+				printf("+%s  %s\n", b->bpf_proto, flags_or_dash(b));
+				break;
+			case C_REMOVED:
+				printf("-%s  %s\n", a->bpf_proto, flags_or_dash(a));
+				break;
+			case C_IMPLICIT:
+				printf(" %s: BPF sees %s\n", b->name, b->bpf_proto);
+				break;
+			case C_FLAGS:
+				printf(" %s: %s -> %s\n", b->name, flags_or_dash(a), flags_or_dash(b));
+				break;
+			case C_PROTO:
+				printf("-%s\n+%s\n", a->bpf_proto, b->bpf_proto);
+				break;
+			}
+		}
+	}
+}
+
+static void json_kf(struct json *j, const char *key, const struct kf *k)
+{
+	json_key(j, key);
+	json_start_object(j);
+	json_string_field(j, "proto", k->bpf_proto);
+	json_uint_field(j, "flags", k->flags);
+	json_key(j, "flag_names");
+	inspect_flags_json(j, k->flags);
+	json_bool_field(j, "implicit_args", k->implicit);
+	json_end_object(j);
+}
+
+static void print_json(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
+		       const size_t nr[C_NR])
+{
+	const struct kside *sides[2] = { o, n };
+	struct json j;
+
+	json_init(&j, stdout, cli_opts()->pretty);
+	json_start_object(&j);
+	for (int s = 0; s < 2; s++) {
+		json_key(&j, s ? "new" : "old");
+		json_start_object(&j);
+		json_string_field(&j, "file", sides[s]->path);
+		json_uint_field(&j, "kfuncs", sides[s]->nr);
+		json_end_object(&j);
+	}
+	for (int c = 0; c < C_NR; c++) {
+		json_key(&j, change_key[c]);
+		json_start_array(&j);
+		for (size_t i = 0; i < nr[c]; i++) {
+			const struct kf *a = p[c][i].old, *b = p[c][i].new;
+
+			json_start_object(&j);
+			json_string_field(&j, "name", a ? a->name : b->name);
+			if (a)
+				json_kf(&j, "old", a);
+			if (b)
+				json_kf(&j, "new", b);
+			json_end_object(&j);
+		}
+		json_end_array(&j);
+	}
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+int cli_diff_kfuncs(const char *old_path, const char *new_path)
+{
+	struct kside o = { 0 }, n = { 0 };
+	struct pair *p[C_NR] = { 0 };
+	size_t nr[C_NR];
+	int ret = 1;
+
+	if (load_side(&o, old_path) || load_side(&n, new_path))
+		goto out;
+	if (pair_up(&o, &n, p, nr)) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (cli_opts()->json)
+		print_json(&o, &n, p, nr);
+	else
+		print_text(&o, &n, p, nr);
+	ret = 0;
+out:
+	for (int c = 0; c < C_NR; c++)
+		free(p[c]);
+	free_side(&o);
+	free_side(&n);
+	return ret;
+}
