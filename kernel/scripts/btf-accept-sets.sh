@@ -103,8 +103,9 @@ for set in "$@"; do
 			echo "$name $f $base"
 			# a decl tag past its FUNC's parameters: the kernel must refuse
 			# it (no grep -q: under pipefail, btfcanon's SIGPIPE would count)
-			if "$BTFCANON" $([ "$base" = - ] || echo "-b $base") "$f" |
-			   grep ' DANGLING$' > /dev/null; then
+			canon_base=()
+			[ "$base" = - ] || canon_base=(-b "$base")
+			if "$BTFCANON" "${canon_base[@]}" "$f" | grep ' DANGLING$' > /dev/null; then
 				echo "$name" >> "$d/refuse"
 			fi
 		done < "$WORK/cases" | fill "$d"

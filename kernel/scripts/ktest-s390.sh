@@ -32,7 +32,7 @@ KTEST_SOURCED=1
 # shellcheck source=kernel/scripts/ktest-7.3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/ktest-7.3.sh"
 KTEST_NAME=ktest-s390
-CONFIGS=("$KDIR"/configs/$VER-s390/*.config)
+CONFIGS=("$KDIR"/configs/"$VER"-s390/*.config)
 # no modules in this config, hence no bpf_testmod (configs/7.3-s390)
 TESTMOD=
 mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER-s390" "$KDIR/guest/btf-accept" \
