@@ -12,18 +12,24 @@
 #   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
-#   make kernel-clean           remove the caches (.cache/kernel, .cache/kernel-7.3)
+#   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/pahole,
+#                               or PAHOLE_ADAPTER=/usr/lib/btf2btf/pahole)
+#   make kernel-clean           remove the caches (.cache/kernel, .cache/kernel-7.3, .cache/kernel-7.2)
 #
 # Cached steps live in .cache/kernel (6.12) and .cache/kernel-7.3; each is redone
 # only when the hash of its inputs (series, config fragments, btf2btf sources,
 # guest sources) changes. See kernel/README.md.
 
-KERNEL		?= 6.12 7.3
+KERNEL		?= 6.12 7.3 7.2
 KERNEL_CACHE	?= .cache/kernel
 KERNEL_CACHE_7.3 ?= .cache/kernel-7.3
+KERNEL_CACHE_7.2 ?= .cache/kernel-7.2
 KERNEL_JOBS	?= $(shell nproc)
 KTEST_6.12	:= kernel/scripts/ktest.sh
 KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
+KTEST_7.2	:= kernel/scripts/ktest-7.2.sh
+# the Kbuild adapter the 7.2 proof builds with (make PAHOLE=...)
+PAHOLE_ADAPTER	?= $(BUILD)/pahole
 # The btf2btf the kernel builds run: the tree's (built first) unless
 # BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
 # looked up in PATH.
@@ -33,22 +39,25 @@ KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
 KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
 KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
+KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER)) \
+		  KCACHE=$(KERNEL_CACHE_7.2) JOBS=$(KERNEL_JOBS)
+KTEST_ADAPTER_DEP = $(if $(filter 7.2,$(KERNEL)),$(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER)))
 
-$(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12 or 7.3))))
+$(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
 
 # run STEP of each selected proof, in order, stopping at the first failure
 ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV_$(k)) $(KTEST_$(k)) $(1);)
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
-kernel-test: $(KTEST_TOOL_DEP) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
+kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
 	$(call ktest,all)
 
-kernel-build: $(KTEST_TOOL_DEP)
+kernel-build: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP)
 	$(call ktest,guest)
 
 kernel-check-patches:
 	$(call ktest,check-patches)
 
 kernel-clean:
-	rm -rf $(KERNEL_CACHE) $(KERNEL_CACHE_7.3)
+	rm -rf $(KERNEL_CACHE) $(KERNEL_CACHE_7.3) $(KERNEL_CACHE_7.2)

@@ -138,24 +138,7 @@ UPSTREAM_PROGS=(kfunc_implicit_args kfunc_implicit_args_tracing wq wq_failures
 # arena maps). Both come from the same linux-source-7.3 package.
 step_tools() {
 	step_source
-	BPFTOOL=$KCACHE/tools/bpftool/bootstrap/bpftool
-	LIBBPF=$KCACHE/tools/bpftool/bootstrap/libbpf
-	if stamp_ok tools "$KEY_SRC" && [ -x "$BPFTOOL" ] && [ -f "$LIBBPF/libbpf.a" ]; then
-		say "tools: bpftool and libbpf of the 7.3 tree up to date"
-		return
-	fi
-	say "tools: building the 7.3 tree's bpftool (bootstrap) and libbpf.a"
-	rm -rf "$KCACHE/tools"
-	mkdir -p "$KCACHE/tools/bpftool"
-	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
-		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
-	"$BPFTOOL" version | head -2
-	stamp_set tools "$KEY_SRC"
-}
-
-clang_sys_includes() {
-	"$CLANG" -v -E - < /dev/null 2>&1 |
-		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }'
+	tree_tools "$KEY_SRC"
 }
 
 step_guest() {
@@ -190,13 +173,7 @@ step_guest() {
 	fi
 	cp "$LIBBPF"/include/bpf/*.h "$GUEST/include/bpf/"
 	local flags p
-	# BPF_CFLAGS and CLANG_BPF_BUILD_RULE of tools/testing/selftests/bpf/Makefile
-	flags=(-g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian
-	       -I"$GUEST/include" -I"$st" -I"$SRC/tools/include/uapi" -I"$SRC/tools/include"
-	       -I"$st/libarena/include" -std=gnu11 -fno-strict-aliasing
-	       -Wno-microsoft-anon-tag -fms-extensions -Wno-compare-distinct-pointer-types
-	       -Wno-initializer-overrides $(clang_sys_includes) -DENABLE_ATOMICS_TESTS
-	       -O2 --target=bpfel -mcpu=v3)
+	mapfile -t flags < <(selftest_bpf_cflags "$GUEST/include")
 	for p in "${UPSTREAM_PROGS[@]}"; do
 		say "guest: $CLANG progs/$p.c (upstream)"
 		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progs/$p.bpf.o"
@@ -238,18 +215,6 @@ genbtf_env() {
 		RESOLVE_BTFIDS="$OBJ/tools/bpf/resolve_btfids/resolve_btfids" \
 		CC="${CROSS_COMPILE:-}gcc" OBJCOPY="${CROSS_COMPILE:-}objcopy" CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
 		BTF2BTF="$BTF2BTF" "$@"
-}
-
-# bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
-# built one has resolved .BTF_ids whose set8 pairs are sorted by id.
-relink_testmod() {
-	local out=$1 cmd
-	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
-	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
-	cmd=${cmd%%;*}
-	# kbuild runs it in the module's directory (M=)
-	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
-		die "relinking bpf_testmod.ko failed: $cmd"
 }
 
 # gen_btf_both DIR: run the stock and the patched gen-btf.sh on copies of the

@@ -97,3 +97,54 @@ kconfig_merge() {
 	done < <(cat "$@")
 	[ $missing = 0 ] || die "config fragment not satisfied (see above)"
 }
+
+# bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
+# built one has resolved .BTF_ids whose set8 pairs are sorted by id.
+relink_testmod() {
+	local out=$1 cmd
+	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
+	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
+	cmd=${cmd%%;*}
+	# kbuild runs it in the module's directory (M=)
+	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+		die "relinking bpf_testmod.ko failed: $cmd"
+}
+
+# tree_tools KEY: the kernel tree's own bpftool (bootstrap) and libbpf.a,
+# built into $KCACHE/tools from $SRC; sets BPFTOOL and LIBBPF. Redone when
+# KEY (the tree's) changes.
+tree_tools() {
+	local KEY_SRC=$1
+	BPFTOOL=$KCACHE/tools/bpftool/bootstrap/bpftool
+	LIBBPF=$KCACHE/tools/bpftool/bootstrap/libbpf
+	if stamp_ok tools "$KEY_SRC" && [ -x "$BPFTOOL" ] && [ -f "$LIBBPF/libbpf.a" ]; then
+		say "tools: bpftool and libbpf of the $VER tree up to date"
+		return
+	fi
+	say "tools: building the $VER tree's bpftool (bootstrap) and libbpf.a"
+	rm -rf "$KCACHE/tools"
+	mkdir -p "$KCACHE/tools/bpftool"
+	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
+		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
+	"$BPFTOOL" version | head -2
+	stamp_set tools "$KEY_SRC"
+}
+
+clang_sys_includes() {
+	"$CLANG" -v -E - < /dev/null 2>&1 |
+		sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }'
+}
+
+# selftest_bpf_cflags INCDIR: clang flags for upstream's selftest BPF
+# programs of $SRC (BPF_CFLAGS and CLANG_BPF_BUILD_RULE of
+# tools/testing/selftests/bpf/Makefile), vmlinux.h and bpf/*.h in INCDIR;
+# one per line
+selftest_bpf_cflags() {
+	local st=$SRC/tools/testing/selftests/bpf
+	printf '%s\n' -g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian \
+		-I"$1" -I"$st" -I"$SRC/tools/include/uapi" -I"$SRC/tools/include" \
+		-I"$st/libarena/include" -std=gnu11 -fno-strict-aliasing \
+		-Wno-microsoft-anon-tag -fms-extensions -Wno-compare-distinct-pointer-types \
+		-Wno-initializer-overrides $(clang_sys_includes) -DENABLE_ATOMICS_TESTS \
+		-O2 --target=bpfel -mcpu=v3
+}

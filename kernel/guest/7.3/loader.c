@@ -19,6 +19,11 @@
  * (kfunc_implicit_args_tracing, wq's callback check, task_work,
  * linked_list, rbtree) get a driver here doing what that function checks.
  *
+ * Built with -DGUEST_KERNEL_7_2 it is the /init of the 7.2 guest
+ * (kernel/scripts/ktest-7.2.sh): the same objects from the 7.2 tree (7.2 has
+ * no arena_kfunc.c), sched_ext's kfuncs checked in the BTF, and
+ * tools/testing/selftests/sched_ext's runner run, one result per test.
+ *
  * Output: one "PASS name" / "FAIL name: why" / "SKIP name: why" line per
  * test and "N passed, M failed" at the end; then the guest reboots.
  */
@@ -1060,6 +1065,12 @@ static void check_btf(void)
 		{ "bpf_obj_new", 1, 2 },
 		{ "bpf_list_push_front", 2, 4 },
 		{ "bpf_rbtree_add", 3, 5 },
+#ifdef GUEST_KERNEL_7_2
+		/* sched_ext: KF_IMPLICIT_ARGS, no legacy _impl in the source */
+		{ "scx_bpf_dsq_insert", 4, 5 },
+		{ "scx_bpf_create_dsq", 2, 3 },
+		{ "scx_bpf_kick_cpu", 2, 3 },
+#endif
 	};
 	struct btf *vmlinux = btf__parse("/sys/kernel/btf/vmlinux", NULL), *mod;
 	char impl[128], name[160];
@@ -1092,6 +1103,60 @@ static void check_btf(void)
 	btf__free(vmlinux);
 }
 
+#ifdef GUEST_KERNEL_7_2
+#define SCX_RUNNER	"/sched_ext/runner"
+
+/*
+ * tools/testing/selftests/sched_ext's runner, all tests in one process (one
+ * sched_ext scheduler at a time); its "ok N name # [SKIP]" / "not ok N name"
+ * lines become results, everything it prints goes to the console log.
+ */
+static void run_sched_ext(void)
+{
+	char line[4096], name[256], directive[64], full[300];
+	int pfd[2], status, seen = 0;
+	unsigned int num;
+	FILE *in;
+	pid_t pid;
+
+	if (pipe(pfd)) {
+		result(false, "sched_ext_runner", "pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execl(SCX_RUNNER, SCX_RUNNER, "-q", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	in = fdopen(pfd[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		bool ok = !strncmp(line, "ok ", 3);
+
+		printf("  scx| %s", line);
+		directive[0] = 0;
+		if ((ok && sscanf(line, "ok %u %255s # %63s", &num, name, directive) >= 2) ||
+		    (!ok && sscanf(line, "not ok %u %255s", &num, name) == 2)) {
+			snprintf(full, sizeof(full), "sched_ext/%s", name);
+			seen++;
+			if (!strcmp(directive, "SKIP"))
+				printf("SKIP %s: skipped by the test itself (scx| lines above)\n", full);
+			else
+				result(ok, full, "runner test %u", num);
+		}
+	}
+	if (in)
+		fclose(in);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = -1;
+	result(seen > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "sched_ext_runner",
+	       "%d tests reported, exit status %d", seen, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+#endif
+
 /* the shared checks' results (guest.h), reported as every other test */
 static void report(bool ok, const char *name, const char *why)
 {
@@ -1119,7 +1184,10 @@ int main(void)
 	static const char *const annotated[] = {
 		"kfunc_implicit_args", "wq", "wq_failures", "stream", "stream_fail",
 		"task_work_fail", "rbtree_fail", "refcounted_kptr", "verifier_arena",
-		"arena_kfunc", "impl_refused", NULL,
+#ifndef GUEST_KERNEL_7_2
+		"arena_kfunc",
+#endif
+		"impl_refused", NULL,
 	};
 	int i;
 
@@ -1128,7 +1196,12 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+#ifdef GUEST_KERNEL_7_2
+	printf("INFO 7.2 guest (kernel built with the pahole adapter): upstream selftest objects from %s\n",
+	       PROGS_DIR);
+#else
 	printf("INFO 7.3 guest: upstream selftest objects from %s\n", PROGS_DIR);
+#endif
 
 	guest_load_testmod(report);
 	check_btf();
@@ -1141,7 +1214,11 @@ int main(void)
 	drive_task_work("oncpu_lru_map", "lrumap");
 	drive_run_all("linked_list", linked_list_progs, NULL);
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
+#ifdef GUEST_KERNEL_7_2
+	run_sched_ext();
+#else
 	btf_accept_run("/btf-accept", report);
+#endif
 	guest_check_dmesg(report);
 
 	if (xfailed)

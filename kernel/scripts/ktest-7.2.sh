@@ -1,0 +1,321 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Kernel proof for the Kbuild pahole adapter on Linux 7.2: Debian's
+# linux-source-7.2 (suite trixie-backports), UNPATCHED, configured with
+# tinyconfig + kernel/configs/7.2/*.config (sched_ext included), built with
+# the machine's pahole (1.24 on Debian 12) through `make PAHOLE=<adapter>`,
+# booted in QEMU (TCG) with upstream 7.2's own selftest programs for what
+# KF_IMPLICIT_ARGS touches (run by the 7.3 guest's loader) and the sched_ext
+# selftests built from the same tree.
+#
+#   kernel/scripts/ktest-7.2.sh [all|source|config|kernel|tools|sched_ext|
+#                               guest|boot|negative|uaf|check-patches]
+#
+# all = negative + uaf + boot. Environment: PAHOLE_ADAPTER (default
+# build/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
+# KCACHE (default .cache/kernel-7.2), JOBS, QEMU_TIMEOUT (s), CLANG.
+# Every step is cached under $KCACHE with a stamp holding the hash of its
+# inputs; a step runs again only when that hash changes.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$TOP"
+KTEST_NAME=ktest-7.2
+# shellcheck source=kernel/scripts/lib.sh
+. "$TOP/kernel/scripts/lib.sh"
+
+VER=7.2
+SUITE=trixie-backports
+KDIR=kernel
+PKG=linux-source-$VER
+KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel-$VER}" && cd "${KCACHE:-.cache/kernel-$VER}" && pwd)
+FETCH=${KFETCH:-$TOP/.cache/linux-$VER}
+OBJ=$KCACHE/build
+TESTMOD=$KCACHE/testmod
+GUEST=$KCACHE/guest
+SCX=$KCACHE/sched_ext
+STAMPS=$KCACHE/stamps
+JOBS=${JOBS:-$(nproc)}
+BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}" 2>/dev/null || echo "${BTF2BTF:-build/btf2btf}")
+ADAPTER=$(realpath "${PAHOLE_ADAPTER:-build/pahole}" 2>/dev/null || echo "${PAHOLE_ADAPTER:-build/pahole}")
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-900}
+CLANG=${CLANG:-clang-19}
+SELFTESTS=tools/testing/selftests/bpf
+# the adapter runs this btf2btf
+export BTF2BTF
+
+mkdir -p "$STAMPS"
+
+CONFIGS=("$KDIR"/configs/$VER/*.config)
+mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
+mapfile -t GUESTSRC < <(find "$KDIR/guest/7.3" "$KDIR/guest/btf-accept" \
+	"$KDIR/guest/common" -type f | LC_ALL=C sort)
+
+step_fetch() {
+	say "fetch: $PKG ($SUITE) into $FETCH"
+	SRC=$(scripts/fetch-linux-source.sh "$VER" "$SUITE" "$FETCH") ||
+		die "could not fetch $PKG"
+	DEB=$(ls "$FETCH"/${PKG}_*.deb | head -1)
+}
+
+step_source() {
+	step_fetch
+	# the tree is built as Debian ships it (O=, no patch): its key is the package
+	KEY_SRC=$(basename "$DEB" | sha256sum | cut -c1-16)
+	KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c1-16)
+	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF $ADAPTER"; cat "$BTF2BTF" "$ADAPTER" 2>/dev/null; } |
+		   sha256sum | cut -c1-16)
+	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
+	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}"; } | sha256sum | cut -c1-16)
+	[ -x "$ADAPTER" ] || die "pahole adapter not found at $ADAPTER (run make at the top first)"
+}
+
+step_config() {
+	step_source
+	if stamp_ok config "$KEY_CFG" && [ -f "$OBJ/.config" ]; then
+		say "config: $OBJ/.config up to date"
+		return
+	fi
+	say "config: tinyconfig + ${CONFIGS[*]}"
+	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
+	stamp_set config "$KEY_CFG"
+}
+
+# the one thing a user adds to the build: PAHOLE=<adapter>
+make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
+make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
+
+step_kernel() {
+	step_config
+	kernel_cached && return
+	local t0=$SECONDS f
+	say "kernel: make -j$JOBS PAHOLE=$ADAPTER bzImage modules ($(pahole --version))"
+	make_kernel bzImage modules
+	mkdir -p "$TESTMOD"
+	# 7.3's Kbuild for bpf_testmod alone fits 7.2's test_kmods too
+	cp "$KDIR/guest/7.3/testmod/Kbuild" "$TESTMOD/"
+	for f in bpf_testmod.c bpf_testmod.h bpf_testmod_kfunc.h bpf_testmod-events.h; do
+		cmp -s "$SRC/$SELFTESTS/test_kmods/$f" "$TESTMOD/$f" ||
+			cp "$SRC/$SELFTESTS/test_kmods/$f" "$TESTMOD/$f"
+	done
+	say "kernel: make M=$TESTMOD PAHOLE=$ADAPTER modules (7.2's test_kmods/bpf_testmod.c)"
+	make_testmod modules
+	kernel_built "$t0"
+}
+
+step_tools() {
+	step_source
+	tree_tools "$KEY_SRC"
+}
+
+# vmlinux.h for BPF programs: the adapter leaves no "bpf_kfunc" decl tags in
+# the kernel (7.2's resolve_btfids would act on them), so bpftool >= 7.4
+# writes the kfunc prototypes of vmlinux.h from a copy that has them.
+vmlinux_h() {
+	local out=$1
+	"$BTF2BTF" -q --features=kfunc_tags -o "$KCACHE/vmlinux.tagged.btf" "$OBJ/vmlinux" ||
+		die "btf2btf --features=kfunc_tags on $OBJ/vmlinux failed"
+	"$BPFTOOL" btf dump file "$KCACHE/vmlinux.tagged.btf" format c > "$out"
+	grep -q 'struct bpf_prog_aux {' "$out" || die "bpftool could not dump $KCACHE/vmlinux.tagged.btf"
+}
+
+# tools/testing/selftests/sched_ext of the 7.2 tree: the runner (all tests
+# linked in), static for the initramfs
+step_sched_ext() {
+	step_kernel
+	step_tools
+	if stamp_ok sched_ext "$KEY_KERNEL" && [ -x "$SCX/runner" ]; then
+		say "sched_ext: runner up to date"
+		return
+	fi
+	command -v "$CLANG" > /dev/null || die "$CLANG not found (apt-get install clang-19)"
+	rm -rf "$SCX"
+	mkdir -p "$SCX"
+	vmlinux_h "$SCX/vmlinux.h"
+	say "sched_ext: make -C tools/testing/selftests/sched_ext (static runner, $CLANG)"
+	make -C "$SRC/tools/testing/selftests/sched_ext" -j"$JOBS" OUTPUT="$SCX" \
+		CLANG="$CLANG" BPFTOOL="$BPFTOOL" VMLINUX_BTF="$OBJ/vmlinux" VMLINUX_H="$SCX/vmlinux.h" \
+		LDFLAGS="-static -lelf -lz -lpthread -lzstd" > "$SCX/build.log" 2>&1 ||
+		{ tail -30 "$SCX/build.log"; die "sched_ext selftests build failed (see $SCX/build.log)"; }
+	[ -x "$SCX/runner" ] || die "no $SCX/runner after the build"
+	say "sched_ext: $("$SCX/runner" -l | wc -l) tests in the runner"
+	stamp_set sched_ext "$KEY_KERNEL"
+}
+
+# Upstream 7.2 selftest objects the guest runs (tools/testing/selftests/bpf/progs/);
+# kernel/guest/7.3/loader.c (built with -DGUEST_KERNEL_7_2) runs them.
+UPSTREAM_PROGS=(kfunc_implicit_args kfunc_implicit_args_tracing wq wq_failures
+	stream stream_fail task_work task_work_fail linked_list rbtree rbtree_fail
+	refcounted_kptr verifier_arena)
+
+step_guest() {
+	step_sched_ext
+	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
+		say "guest: initramfs up to date"
+		return
+	fi
+	rm -rf "$GUEST"
+	mkdir -p "$GUEST/root/progs" "$GUEST/root/sched_ext" "$GUEST/include/bpf"
+	local st=$SRC/$SELFTESTS p flags
+	say "guest: vmlinux.h from $OBJ/vmlinux (+ bpf_kfunc tags, $BPFTOOL)"
+	vmlinux_h "$GUEST/include/vmlinux.h"
+	cp "$LIBBPF"/include/bpf/*.h "$GUEST/include/bpf/"
+	mapfile -t flags < <(selftest_bpf_cflags "$GUEST/include")
+	for p in "${UPSTREAM_PROGS[@]}"; do
+		say "guest: $CLANG progs/$p.c (upstream 7.2)"
+		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progs/$p.bpf.o"
+	done
+	for p in kernel/guest/7.3/progs/*.c; do
+		say "guest: $CLANG $p (ours)"
+		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
+			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
+	done
+	say "guest: static /init (kernel/guest/7.3/loader.c -DGUEST_KERNEL_7_2, 7.2's libbpf)"
+	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -DGUEST_KERNEL_7_2 \
+		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
+		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" \
+		"$KDIR/guest/7.3/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
+	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
+	cp "$SCX/runner" "$GUEST/root/sched_ext/runner"
+	say "guest: packing initramfs"
+	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
+	stamp_set guest "$KEY_GUEST"
+}
+
+step_boot() {
+	step_guest
+	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" "$KCACHE/guest.log" "$QEMU_TIMEOUT"
+}
+
+# gen_btf DIR PAHOLE [--btf_base B] OBJECT: 7.2's scripts/gen-btf.sh BTF
+# phase (pahole, then the build's resolve_btfids) on a copy, with the
+# environment kbuild gives it; no -j for pahole (reproducible output)
+gen_btf() {
+	local d=$1 pahole=$2
+	shift 2
+	(cd "$d" && env objtree="$OBJ" srctree="$SRC" PAHOLE="$pahole" PAHOLE_FLAGS="--btf_gen_floats" \
+		RESOLVE_BTFIDS="$OBJ/tools/bpf/resolve_btfids/resolve_btfids" \
+		RESOLVE_BTFIDS_FLAGS="${RESOLVE_BTFIDS_FLAGS:-}" VERSION=7 PATCHLEVEL=2 \
+		CC=gcc OBJCOPY=objcopy CLANG_FLAGS= KBUILD_CPPFLAGS= KBUILD_CFLAGS= \
+		sh "$SRC/scripts/gen-btf.sh" "$@")
+}
+
+# nparams DUMP FUNC: parameters of FUNC's prototype in a bpftool raw dump
+nparams() {
+	local id
+	id=$(sed -n "s/^\[[0-9]*\] FUNC '$2' type_id=\([0-9]*\).*/\1/p" "$1")
+	[ -n "$id" ] || { echo none; return; }
+	sed -n "s/^\[$id\] FUNC_PROTO .* vlen=\([0-9]*\)$/\1/p" "$1"
+}
+
+# NEG name DUMP FUNC FULL: the kfunc keeps FULL parameters and has no _impl
+neg_line() {
+	local name=$1 dump=$2 fn=$3 full=$4 n m
+	n=$(nparams "$dump" "$fn")
+	m=$(nparams "$dump" "${fn}_impl")
+	if [ "$n" = "$full" ] && [ "$m" = none ]; then
+		echo "NEGATIVE $name: without the adapter $fn has $n parameters (aux included), no ${fn}_impl"
+	else
+		die "negative control $name: without the adapter $fn has $n parameters, ${fn}_impl $m (expected $full, none)"
+	fi
+}
+pos_line() {
+	local name=$1 dump=$2 fn=$3 reduced=$4 n m
+	n=$(nparams "$dump" "$fn")
+	m=$(nparams "$dump" "${fn}_impl")
+	if [ "$n" = "$reduced" ] && [ "$m" = $((reduced + 1)) ]; then
+		echo "PASS $name: with the adapter $fn has $n parameters, ${fn}_impl $m"
+	else
+		die "$name: with the adapter $fn has $n parameters, ${fn}_impl $m (expected $reduced, $((reduced + 1)))"
+	fi
+}
+
+# The negative control, every run: the same BTF phase (7.2's gen-btf.sh, its
+# resolve_btfids) on copies of the build's .tmp_vmlinux1 and of the relinked
+# bpf_testmod.ko, with the plain pahole and with the adapter.
+step_negative() {
+	step_kernel
+	step_tools
+	local d=$KCACHE/negative v
+	rm -rf "$d"
+	for v in pahole adapter; do
+		mkdir -p "$d/$v"
+		cp "$OBJ/.tmp_vmlinux1" "$d/$v/vmlinux.tmp"
+	done
+	relink_testmod "$d/pahole/bpf_testmod.ko"
+	cp "$d/pahole/bpf_testmod.ko" "$d/adapter/bpf_testmod.ko"
+	gen_btf "$d/pahole" "$(command -v pahole)" vmlinux.tmp
+	gen_btf "$d/adapter" "$ADAPTER" vmlinux.tmp
+	RESOLVE_BTFIDS_FLAGS=--distill_base gen_btf "$d/pahole" "$(command -v pahole)" --btf_base "$OBJ/vmlinux" bpf_testmod.ko
+	RESOLVE_BTFIDS_FLAGS=--distill_base gen_btf "$d/adapter" "$ADAPTER" --btf_base "$OBJ/vmlinux" bpf_testmod.ko
+	for v in pahole adapter; do
+		objcopy --dump-section .BTF="$d/$v/vmlinux.BTF" "$d/$v/vmlinux.tmp.btf.o" "$d/$v/scratch.o"
+		"$BPFTOOL" btf dump file "$d/$v/vmlinux.BTF" > "$d/$v/vmlinux.txt"
+		objcopy --dump-section .BTF="$d/$v/mod.BTF" --dump-section .BTF.base="$d/$v/mod.BTF.base" \
+			"$d/$v/bpf_testmod.ko" "$d/$v/scratch.o"
+		"$BPFTOOL" btf dump file "$d/$v/mod.BTF" -B "$d/$v/mod.BTF.base" > "$d/$v/mod.txt"
+	done
+	neg_line vmlinux_bpf_wq_set_callback "$d/pahole/vmlinux.txt" bpf_wq_set_callback 4
+	neg_line vmlinux_scx_bpf_dsq_insert "$d/pahole/vmlinux.txt" scx_bpf_dsq_insert 5
+	neg_line bpf_testmod_bpf_kfunc_implicit_arg "$d/pahole/mod.txt" bpf_kfunc_implicit_arg 2
+	pos_line btf_phase_vmlinux_bpf_wq_set_callback "$d/adapter/vmlinux.txt" bpf_wq_set_callback 3
+	pos_line btf_phase_vmlinux_scx_bpf_dsq_insert "$d/adapter/vmlinux.txt" scx_bpf_dsq_insert 4
+	pos_line btf_phase_bpf_testmod_implicit_arg "$d/adapter/mod.txt" bpf_kfunc_implicit_arg 1
+}
+
+# The reason the adapter adds no bpf_kfunc tags: 7.2's resolve_btfids on
+# tagged module BTF reads freed memory (process_kfunc_with_implicit_args).
+# Fails when a future 7.2 fixes it, so that README.md stays true.
+step_uaf() {
+	step_kernel
+	command -v valgrind > /dev/null || die "valgrind not found (apt-get install valgrind)"
+	local d=$KCACHE/uaf rb=$OBJ/tools/bpf/resolve_btfids/resolve_btfids
+	rm -rf "$d"
+	mkdir -p "$d/tagged" "$d/adapter"
+	relink_testmod "$d/tagged/bpf_testmod.ko"
+	cp "$d/tagged/bpf_testmod.ko" "$d/adapter/bpf_testmod.ko"
+	(cd "$d/tagged" &&
+	 pahole -J --btf_gen_floats --btf_base "$OBJ/vmlinux" --btf_encode_detached=bpf_testmod.ko.BTF.1 bpf_testmod.ko &&
+	 "$BTF2BTF" -q --features=kfunc_tags -B "$OBJ/vmlinux" --btf bpf_testmod.ko.BTF.1 bpf_testmod.ko)
+	(cd "$d/tagged" && valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
+		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/tagged.log" 2>&1 || true
+	grep -q 'Invalid read' "$d/tagged.log" && grep -q 'process_kfunc_with_implicit_args' "$d/tagged.log" ||
+		die "7.2's resolve_btfids no longer reads freed memory on tagged module BTF (see $d/tagged.log): revisit the adapter's design and README.md"
+	echo "NEGATIVE resolve_btfids_uaf: 7.2's resolve_btfids on tagged bpf_testmod BTF: $(grep -m1 'Invalid read' "$d/tagged.log" | sed 's/^==[0-9]*== //') in process_kfunc_with_implicit_args"
+	(cd "$d/adapter" &&
+	 "$ADAPTER" -J --btf_gen_floats --btf_base "$OBJ/vmlinux" --btf_encode_detached=bpf_testmod.ko.BTF.1 bpf_testmod.ko &&
+	 valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
+		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/adapter.log" 2>&1 ||
+		{ cat "$d/adapter.log"; die "7.2's resolve_btfids after the adapter: valgrind errors (see $d/adapter.log)"; }
+	echo "PASS resolve_btfids_after_adapter: 7.2's resolve_btfids on the adapter's bpf_testmod BTF: valgrind clean"
+}
+
+case "${1:-all}" in
+fetch) step_fetch; echo "$SRC" ;;
+source) step_source ;;
+config) step_config ;;
+kernel) step_kernel ;;
+tools) step_tools ;;
+sched_ext) step_sched_ext ;;
+guest) step_guest ;;
+boot) step_boot ;;
+negative) step_negative ;;
+uaf) step_uaf ;;
+keys)	# the stamp keys of the current inputs, for debugging the cache
+	step_source
+	printf 'source %s\nconfig %s\ntool %s\nkernel %s\nguest %s\n' \
+		"$KEY_SRC" "$KEY_CFG" "$KEY_TOOL" "$KEY_KERNEL" "$KEY_GUEST"
+	;;
+check-patches) say "check-patches: none (the 7.2 proof builds Debian's tree unpatched)" ;;
+all)
+	t0=$SECONDS
+	step_negative
+	step_uaf
+	step_boot
+	say "kernel-test 7.2: negative control, resolve_btfids check and guest tests passed ($((SECONDS - t0)) s)"
+	;;
+*) die "unknown step $1" ;;
+esac
