@@ -40,7 +40,7 @@ KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_J
 KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER)) \
-		  KCACHE=$(KERNEL_CACHE_7.2) JOBS=$(KERNEL_JOBS)
+		  KCACHE=$(KERNEL_CACHE_7.2) JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 KTEST_ADAPTER_DEP = $(if $(filter 7.2,$(KERNEL)),$(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER)))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
@@ -50,7 +50,7 @@ ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
-kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3,$(KERNEL)),$(DIFF_CANON))
+kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3 7.2,$(KERNEL)),$(DIFF_CANON))
 	$(call ktest,all)
 
 kernel-build: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP)

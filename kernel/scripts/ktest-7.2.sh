@@ -10,9 +10,9 @@
 # selftests built from the same tree.
 #
 #   kernel/scripts/ktest-7.2.sh [all|source|config|kernel|tools|sched_ext|
-#                               guest|boot|negative|uaf|check-patches]
+#                               guest|boot|negative|uaf|oracle|check-patches]
 #
-# all = negative + uaf + boot. Environment: PAHOLE_ADAPTER (default
+# all = negative + uaf + oracle + boot. Environment: PAHOLE_ADAPTER (default
 # build/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
 # KCACHE (default .cache/kernel-7.2), JOBS, QEMU_TIMEOUT (s), CLANG.
 # Every step is cached under $KCACHE with a stamp holding the hash of its
@@ -267,30 +267,74 @@ step_negative() {
 }
 
 # The reason the adapter adds no bpf_kfunc tags: 7.2's resolve_btfids on
-# tagged module BTF reads freed memory (process_kfunc_with_implicit_args).
-# Fails when a future 7.2 fixes it, so that README.md stays true.
+# tagged module BTF reads freed memory (process_kfunc_with_implicit_args),
+# on pahole's BTF with the tags pahole >= 1.27 would add ("tagged") and on
+# BTF already transformed by btf2btf ("transformed+tagged": the tags cannot
+# be added before it either). Fails when a future 7.2 fixes it, so that
+# README.md stays true.
+uaf_case() {
+	local d=$1 name=$2 features=$3 rb=$OBJ/tools/bpf/resolve_btfids/resolve_btfids
+	mkdir -p "$d/$name"
+	cp "$d/bpf_testmod.ko" "$d/$name/"
+	(cd "$d/$name" &&
+	 pahole -J --btf_gen_floats --btf_base "$OBJ/vmlinux" --btf_encode_detached=bpf_testmod.ko.BTF.1 bpf_testmod.ko &&
+	 "$BTF2BTF" -q --features="$features" -B "$OBJ/vmlinux" --btf bpf_testmod.ko.BTF.1 bpf_testmod.ko)
+	(cd "$d/$name" && valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
+		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/$name.log" 2>&1 || true
+	grep -q 'Invalid read' "$d/$name.log" && grep -q 'process_kfunc_with_implicit_args' "$d/$name.log" ||
+		die "7.2's resolve_btfids no longer reads freed memory on $name module BTF (see $d/$name.log): revisit the adapter's design and README.md"
+	echo "NEGATIVE resolve_btfids_uaf_$name: 7.2's resolve_btfids on $name bpf_testmod BTF (btf2btf --features=$features):" \
+		"valgrind: $(grep -m1 'Invalid read' "$d/$name.log" | sed 's/^==[0-9]*== //') in process_kfunc_with_implicit_args"
+}
+
 step_uaf() {
 	step_kernel
 	command -v valgrind > /dev/null || die "valgrind not found (apt-get install valgrind)"
 	local d=$KCACHE/uaf rb=$OBJ/tools/bpf/resolve_btfids/resolve_btfids
 	rm -rf "$d"
-	mkdir -p "$d/tagged" "$d/adapter"
-	relink_testmod "$d/tagged/bpf_testmod.ko"
-	cp "$d/tagged/bpf_testmod.ko" "$d/adapter/bpf_testmod.ko"
-	(cd "$d/tagged" &&
-	 pahole -J --btf_gen_floats --btf_base "$OBJ/vmlinux" --btf_encode_detached=bpf_testmod.ko.BTF.1 bpf_testmod.ko &&
-	 "$BTF2BTF" -q --features=kfunc_tags -B "$OBJ/vmlinux" --btf bpf_testmod.ko.BTF.1 bpf_testmod.ko)
-	(cd "$d/tagged" && valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
-		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/tagged.log" 2>&1 || true
-	grep -q 'Invalid read' "$d/tagged.log" && grep -q 'process_kfunc_with_implicit_args' "$d/tagged.log" ||
-		die "7.2's resolve_btfids no longer reads freed memory on tagged module BTF (see $d/tagged.log): revisit the adapter's design and README.md"
-	echo "NEGATIVE resolve_btfids_uaf: 7.2's resolve_btfids on tagged bpf_testmod BTF: $(grep -m1 'Invalid read' "$d/tagged.log" | sed 's/^==[0-9]*== //') in process_kfunc_with_implicit_args"
+	mkdir -p "$d/adapter"
+	relink_testmod "$d/bpf_testmod.ko"
+	uaf_case "$d" tagged kfunc_tags
+	uaf_case "$d" transformed+tagged implicit_args,kfunc_tags
+	cp "$d/bpf_testmod.ko" "$d/adapter/"
 	(cd "$d/adapter" &&
 	 "$ADAPTER" -J --btf_gen_floats --btf_base "$OBJ/vmlinux" --btf_encode_detached=bpf_testmod.ko.BTF.1 bpf_testmod.ko &&
 	 valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
 		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/adapter.log" 2>&1 ||
 		{ cat "$d/adapter.log"; die "7.2's resolve_btfids after the adapter: valgrind errors (see $d/adapter.log)"; }
 	echo "PASS resolve_btfids_after_adapter: 7.2's resolve_btfids on the adapter's bpf_testmod BTF: valgrind clean"
+}
+
+# The oracle: no pahole >= 1.27 can be built here (kernel/README.md), so
+# 7.3's resolve_btfids, whose BTF phase reads the set8s itself (what
+# `make differential` checks btf2btf against), runs on pahole's BTF of the
+# same .tmp_vmlinux1. Its result must have the same kfunc prototypes, _impl
+# FUNCs, fastcall tags and arena attributes as the adapter's after 7.2's
+# resolve_btfids, once the "bpf_kfunc" tags the adapter leaves out, the dedup
+# 7.2 does not do and the sort are added to ours (btf2btf, after the fact).
+step_oracle() {
+	step_negative
+	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
+	local d=$KCACHE/oracle rb73 n
+	rb73=$(scripts/oracle-resolve-btfids.sh .cache) || die "no 7.3 resolve_btfids (scripts/oracle-resolve-btfids.sh)"
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
+	(cd "$d" && pahole -J --btf_gen_floats --btf_encode_detached=vmlinux.tmp.BTF.1 vmlinux.tmp &&
+	 "$rb73" --btf vmlinux.tmp.BTF.1 vmlinux.tmp) > "$d/oracle.log" 2>&1 ||
+		{ cat "$d/oracle.log"; die "7.3's resolve_btfids failed on 7.2's .tmp_vmlinux1"; }
+	"$BTF2BTF" -q --features=kfunc_tags,dedup,sort --btf "$KCACHE/negative/adapter/vmlinux.BTF" \
+		-o "$d/adapter.BTF" "$KCACHE/negative/adapter/vmlinux.tmp" ||
+		die "btf2btf --features=kfunc_tags,dedup,sort on the adapter's BTF failed"
+	"$BTFCANON" "$d/vmlinux.tmp.BTF" > "$d/oracle.canon"
+	"$BTFCANON" "$d/adapter.BTF" > "$d/adapter.canon"
+	n=$(diff "$d/oracle.canon" "$d/adapter.canon" | grep -c '^[<>]' || true)
+	if [ "$n" != 0 ]; then
+		diff "$d/oracle.canon" "$d/adapter.canon" | grep '^[<>]' | head -20 | sed 's/^/    /'
+		die "oracle: $n semantic differences between 7.3's resolve_btfids and the adapter on 7.2's vmlinux"
+	fi
+	echo "PASS oracle_vmlinux: 7.3's resolve_btfids on pahole's BTF of 7.2's .tmp_vmlinux1 and the adapter's result" \
+		"(+ bpf_kfunc tags, dedup, sort): $(wc -l < "$d/oracle.canon") types, 0 semantic differences"
 }
 
 case "${1:-all}" in
@@ -304,6 +348,7 @@ guest) step_guest ;;
 boot) step_boot ;;
 negative) step_negative ;;
 uaf) step_uaf ;;
+oracle) step_oracle ;;
 keys)	# the stamp keys of the current inputs, for debugging the cache
 	step_source
 	printf 'source %s\nconfig %s\ntool %s\nkernel %s\nguest %s\n' \
@@ -314,6 +359,7 @@ all)
 	t0=$SECONDS
 	step_negative
 	step_uaf
+	step_oracle
 	step_boot
 	say "kernel-test 7.2: negative control, resolve_btfids check and guest tests passed ($((SECONDS - t0)) s)"
 	;;
