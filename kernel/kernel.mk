@@ -20,7 +20,7 @@
 # only when the hash of its inputs (series, config fragments, btf2btf sources,
 # guest sources) changes. See kernel/README.md.
 
-KERNEL		?= 6.12 7.3 7.2
+KERNEL		?= 6.12 7.3
 KERNEL_CACHE	?= .cache/kernel
 KERNEL_CACHE_7.3 ?= .cache/kernel-7.3
 KERNEL_CACHE_7.2 ?= .cache/kernel-7.2

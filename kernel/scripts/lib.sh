@@ -31,7 +31,7 @@ kernel_cached() {
 	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
 	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" ] &&
 	   { [ -z "$TESTMOD" ] || [ -f "$TESTMOD/bpf_testmod.ko" ]; }; then
-		say "kernel: ${KIMAGE##*/}${TESTMOD:+ and bpf_testmod.ko} up to date"
+		say "kernel: $(basename "${KIMAGE:-bzImage}")${TESTMOD:+ and bpf_testmod.ko} up to date"
 		return 0
 	fi
 	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
