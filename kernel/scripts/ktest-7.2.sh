@@ -48,7 +48,7 @@ export BTF2BTF
 
 mkdir -p "$STAMPS"
 
-CONFIGS=("$KDIR"/configs/$VER/*.config)
+CONFIGS=("$KDIR"/configs/"$VER"/*.config)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR/guest/7.3" "$KDIR/guest/btf-accept" \
 	"$KDIR/guest/common" -type f | LC_ALL=C sort)
@@ -292,7 +292,7 @@ uaf_case() {
 	 "$BTF2BTF" -q --features="$features" -B "$OBJ/vmlinux" --btf bpf_testmod.ko.BTF.1 bpf_testmod.ko)
 	(cd "$d/$name" && valgrind -q --error-exitcode=99 "$rb" --distill_base --btf_base "$OBJ/vmlinux" \
 		--btf bpf_testmod.ko.BTF.1 bpf_testmod.ko) > "$d/$name.log" 2>&1 || true
-	grep -q 'Invalid read' "$d/$name.log" && grep -q 'process_kfunc_with_implicit_args' "$d/$name.log" ||
+	{ grep -q 'Invalid read' "$d/$name.log" && grep -q 'process_kfunc_with_implicit_args' "$d/$name.log"; } ||
 		die "7.2's resolve_btfids no longer reads freed memory on $name module BTF (see $d/$name.log): revisit the adapter's design and README.md"
 	echo "NEGATIVE resolve_btfids_uaf_$name: 7.2's resolve_btfids on $name bpf_testmod BTF (btf2btf --features=$features):" \
 		"valgrind: $(grep -m1 'Invalid read' "$d/$name.log" | sed 's/^==[0-9]*== //') in process_kfunc_with_implicit_args"

@@ -141,6 +141,7 @@ clang_sys_includes() {
 # one per line
 selftest_bpf_cflags() {
 	local st=$SRC/tools/testing/selftests/bpf
+	# shellcheck disable=SC2046 # one -idirafter DIR pair per word
 	printf '%s\n' -g -Wall -Werror -D__TARGET_ARCH_x86 -mlittle-endian \
 		-I"$1" -I"$st" -I"$SRC/tools/include/uapi" -I"$SRC/tools/include" \
 		-I"$st/libarena/include" -std=gnu11 -fno-strict-aliasing \

@@ -61,7 +61,7 @@ PAHOLE_REAL=$(real_pahole)
 
 # What was asked: -J with a detached BTF file, the base, the object (last
 # argument that is not an option or an option's value).
-encode=0 detached= base= obj= want_value=
+encode=0 detached='' base='' obj='' want_value=''
 for a in "$@"; do
 	if [ -n "$want_value" ]; then
 		[ "$want_value" != base ] || base=$a
