@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * libbpf 1.1.2 parses BTF without checking that type ids are in range or
- * that a FUNC points at a FUNC_PROTO (newer libbpf validates). The
- * transform follows those links, so check them once, up front, with a
- * message that names the type.
+ * that a FUNC points at a FUNC_PROTO. The transform follows those links, so
+ * check them once, up front, with a message that names the type. Newer
+ * libbpf (1.3 on) refuses such BTF itself with a bare EINVAL: the same
+ * check then runs on the raw bytes, so the message is the same on every
+ * libbpf.
  */
 #include <bpf/btf.h>
 #include <byteswap.h>
 #include <errno.h>
 #include <linux/btf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "btf_check.h"
+#include "btf_raw.h"
 
 int b2b_check_btf_header(const void *data, size_t size, const char *what,
 			 const struct b2b_log *log)
@@ -86,26 +90,41 @@ __u64 b2b_btf_str_end(const struct btf *btf)
 	return hi;
 }
 
-/* What every type is checked against, computed once per pass. */
-struct limits {
-	__u32 cnt;		/* btf__type_cnt() */
-	__u64 str_end;		/* b2b_btf_str_end() */
+/* The BTF checked, parsed by libbpf or raw (native endian), and what every
+ * type is checked against, computed once per pass. */
+struct view {
+	const struct btf *btf;		/* NULL: raw */
+	const struct b2b_raw *raw;
+	__u32 cnt;			/* type count, base included */
+	__u64 str_end;			/* b2b_btf_str_end() */
 };
 
-/* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
-static bool name_ok(const struct limits *lim, __u32 off)
+static const struct btf_type *type_by_id(const struct view *v, __u32 id)
 {
-	return off < lim->str_end;
+	return v->btf ? btf__type_by_id(v->btf, id) : b2b_raw_any_type(v->raw, id);
 }
 
-static int check_type(const struct btf *btf, __u32 id, const struct limits *lim, const char *what,
+static const char *name_of(const struct view *v, __u32 off)
+{
+	const char *s = v->btf ? btf__name_by_offset(v->btf, off) : b2b_raw_str(v->raw, off);
+
+	return s ? s : "";
+}
+
+/* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
+static bool name_ok(const struct view *v, __u32 off)
+{
+	return off < v->str_end;
+}
+
+static int check_type(const struct view *v, __u32 id, const char *what,
 		      const struct b2b_log *log)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	__u32 cnt = lim->cnt;
+	const struct btf_type *t = type_by_id(v, id);
+	__u32 cnt = v->cnt;
 	__u16 vlen = btf_vlen(t);
 
-	if (!name_ok(lim, t->name_off))
+	if (!name_ok(v, t->name_off))
 		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
 				 what, id, t->name_off);
 
@@ -136,7 +155,7 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 		for (__u16 i = 0; i < vlen; i++, m++) {
 			if (!id_ok(m->type, cnt))
 				return bad_ref(log, what, id, "member type", m->type, cnt);
-			if (!name_ok(lim, m->name_off))
+			if (!name_ok(v, m->name_off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] member %u has an invalid name offset",
 						 what, id, i);
 		}
@@ -147,7 +166,7 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 		for (__u16 i = 0; i < vlen; i++) {
 			__u32 off = btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
 
-			if (!name_ok(lim, off))
+			if (!name_ok(v, off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] value %u has an invalid name offset",
 						 what, id, i);
 		}
@@ -157,11 +176,11 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 
 		if (!id_ok(t->type, cnt))
 			return bad_ref(log, what, id, "prototype", t->type, cnt);
-		p = btf__type_by_id(btf, t->type);
+		p = type_by_id(v, t->type);
 		if (!p || !btf_is_func_proto(p))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
-					 what, id, btf__name_by_offset(btf, t->name_off), t->type);
-		if (!t->name_off || !*btf__name_by_offset(btf, t->name_off))
+					 what, id, name_of(v, t->name_off), t->type);
+		if (!t->name_off || !*name_of(v, t->name_off))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] has no name", what, id);
 		break;
 	}
@@ -173,18 +192,18 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 		for (__u16 i = 0; i < vlen; i++, p++) {
 			if (!id_ok(p->type, cnt))
 				return bad_ref(log, what, id, "parameter type", p->type, cnt);
-			if (!name_ok(lim, p->name_off))
+			if (!name_ok(v, p->name_off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] parameter %u has an invalid name offset",
 						 what, id, i);
 		}
 		break;
 	}
 	case BTF_KIND_DATASEC: {
-		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		const struct btf_var_secinfo *sec = btf_var_secinfos(t);
 
-		for (__u16 i = 0; i < vlen; i++, v++)
-			if (!id_ok(v->type, cnt))
-				return bad_ref(log, what, id, "variable", v->type, cnt);
+		for (__u16 i = 0; i < vlen; i++, sec++)
+			if (!id_ok(sec->type, cnt))
+				return bad_ref(log, what, id, "variable", sec->type, cnt);
 		break;
 	}
 	case BTF_KIND_DECL_TAG: {
@@ -193,14 +212,14 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 
 		if (!id_ok(t->type, cnt) || !t->type)
 			return bad_ref(log, what, id, "tagged type", t->type, cnt);
-		target = btf__type_by_id(btf, t->type);
+		target = type_by_id(v, t->type);
 		if (idx < -1)
 			return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
 		if (idx >= 0) {
 			__u16 n = btf_vlen(target);
 
 			if (btf_is_func(target)) {
-				const struct btf_type *p = btf__type_by_id(btf, target->type);
+				const struct btf_type *p = type_by_id(v, target->type);
 
 				n = p && btf_is_func_proto(p) ? btf_vlen(p) : 0;
 			} else if (!btf_is_composite(target)) {
@@ -219,16 +238,52 @@ static int check_type(const struct btf *btf, __u32 id, const struct limits *lim,
 	return 0;
 }
 
-int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+static int check_types(const struct view *v, __u32 start, const char *what,
+		       const struct b2b_log *log)
 {
-	const struct btf *base = btf__base_btf(btf);
-	struct limits lim = { btf__type_cnt(btf), b2b_btf_str_end(btf) };
 	int err;
 
-	for (__u32 id = base ? btf__type_cnt(base) : 1; id < lim.cnt; id++) {
-		err = check_type(btf, id, &lim, what, log);
+	for (__u32 id = start; id < v->cnt; id++) {
+		err = check_type(v, id, what, log);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+{
+	const struct btf *base = btf__base_btf(btf);
+	struct view v = { btf, NULL, btf__type_cnt(btf), b2b_btf_str_end(btf) };
+
+	return check_types(&v, base ? btf__type_cnt(base) : 1, what, log);
+}
+
+int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, const char *what,
+		      const struct b2b_log *log)
+{
+	struct b2b_raw r;
+	struct view v = { NULL, &r };
+	void *copy;
+	int err = 0;
+
+	/* the types read in place need 4-byte alignment, which a section of a
+	 * file need not have: a copy (libbpf reads a copy too) */
+	copy = b2b_malloc(size);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (b2b_raw_open(&r, copy, size, base))
+		goto out;	/* not native endian, or not indexable: not for this check */
+	/* strings not starting with "" are split BTF read without its base,
+	 * which is what libbpf's refusal says */
+	if (base || (r.str_len0 && !r.strs[0][0])) {
+		v.cnt = b2b_raw_type_cnt(&r);
+		v.str_end = (__u64)r.base_str_len + r.hdr.str_len;
+		err = check_types(&v, r.start_id, what, log);
+	}
+	b2b_raw_free(&r);
+out:
+	free(copy);
+	return err;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* Checks of BTF that libbpf 1.1.2 does not make. */
+/* Checks of BTF that libbpf 1.1.2 does not make, with messages naming the type. */
 #ifndef BTF2BTF_BTF_CHECK_H
 #define BTF2BTF_BTF_CHECK_H
 
@@ -15,6 +15,12 @@ int b2b_check_btf_header(const void *data, size_t size, const char *what,
 
 /* Every type id, name offset and decl tag component in range; FUNC -> FUNC_PROTO. */
 int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log);
+
+/* The same on raw bytes (on base, when split) libbpf refused: the message
+ * that names the type, or 0 when these checks find nothing (or the bytes
+ * are not native endian). */
+int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, const char *what,
+		      const struct b2b_log *log);
 
 /* End of the strings of btf and its bases: names are at offsets [0, end). */
 __u64 b2b_btf_str_end(const struct btf *btf);

@@ -41,6 +41,8 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 	btf = b2b_btf_new(data, size, base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
+		if (err == -EINVAL && b2b_check_btf_raw(data, size, base, what, log))
+			return err;
 		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
 	}
 	err = b2b_check_btf_types(btf, what, log);
