@@ -36,8 +36,10 @@ check-cli-symbols: $(CLI_OBJS)
 # The Kbuild pahole adapter against the real pahole (needs pahole, clang, bpftool)
 check-adapter: $(BUILD)/pahole $(BTF2BTF_BIN)
 	ADAPTER=$(abspath $(BUILD)/pahole) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
-check: check-completion check-debian check-cli-symbols check-adapter
-.PHONY: check-completion check-debian check-cli-symbols check-adapter
+check-libbpf-api: $(LIB_OBJS)
+	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
+check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
+.PHONY: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
 # run-tests.sh itself: a passing program is one line, a failing one shown whole
 check-run-tests:
 	@./tests/check-run-tests.sh
