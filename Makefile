@@ -54,7 +54,6 @@ BUILD		?= build/san
 SANFLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 B2B_CFLAGS	+= $(SANFLAGS)
 B2B_LDFLAGS	+= $(SANFLAGS)
-B2B_CPPFLAGS	+= -DBTF2BTF_FAULT_INJECTION
 else
 BUILD		?= build
 endif

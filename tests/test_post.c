@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "btf_post.h"
+#include "internal.h"
 #include "libbpf_compat.h"
 #include "builder.h"
 #include "helpers.h"
@@ -1257,11 +1258,11 @@ static unsigned long fail_each_alloc(const char *obj, const struct btf2btf_opts 
 
 		assert_true(btf2btf__kfunc_cnt(b) <= 64);
 		snapshot(b, &before, &sb, ids);
-		b2b_allocs = 0;
-		b2b_fail_alloc_at = n;
+		b2b_fault_nomem_calls = 0;
+		b2b_fault_nomem_at = n;
 		err = btf2btf__transform(b);
-		b2b_fail_alloc_at = 0;
-		if (b2b_allocs < n) {
+		b2b_fault_nomem_at = 0;
+		if (b2b_fault_nomem_calls < n) {
 			assert_int_equal(err, 0);	/* every allocation already failed once */
 			assert_true(btf2btf__changed(b));
 			done = true;

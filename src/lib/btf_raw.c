@@ -8,30 +8,19 @@
 #include "btf_check.h"
 #include "btf_raw.h"
 
-unsigned long b2b_allocs, b2b_fail_alloc_at;
-
-static bool fail_this_alloc(void)
-{
-#ifdef BTF2BTF_FAULT_INJECTION
-	return ++b2b_allocs == b2b_fail_alloc_at;
-#else
-	return false;
-#endif
-}
-
 void *b2b_malloc(size_t size)
 {
-	return fail_this_alloc() ? NULL : malloc(size ? size : 1);
+	return b2b_fault_nomem() ? NULL : malloc(size ? size : 1);
 }
 
 void *b2b_calloc(size_t n, size_t size)
 {
-	return fail_this_alloc() ? NULL : calloc(n ? n : 1, size ? size : 1);
+	return b2b_fault_nomem() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
 void *b2b_realloc(void *p, size_t size)
 {
-	return fail_this_alloc() ? NULL : realloc(p, size ? size : 1);
+	return b2b_fault_nomem() ? NULL : realloc(p, size ? size : 1);
 }
 
 int b2b_raw_parts_of(struct b2b_raw_parts *p, const void *data, size_t size)

@@ -227,15 +227,11 @@ int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str
  * NULL: -ENOMEM. */
 char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t *size);
 
-/*
- * Allocations of the passes: malloc/calloc, except that test builds
- * (-DBTF2BTF_FAULT_INJECTION) fail the Nth one when b2b_fail_alloc_at == N
- * (counted by b2b_allocs), to prove every error path leaves the handle as it was.
- */
+/* Allocations of the passes: malloc/calloc/realloc, each a b2b_fault_nomem()
+ * point (internal.h), to prove every error path leaves the handle as it was. */
 void *b2b_malloc(size_t size);
 void *b2b_calloc(size_t n, size_t size);
 void *b2b_realloc(void *p, size_t size);
-extern unsigned long b2b_allocs, b2b_fail_alloc_at;
 
 /*
  * Strings of a BTF being written: "" at 0, each string once, in the order
