@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * ELF access through libelf, and the writer that replaces one section.
+ * ELF access through libelf, and the writer that replaces or adds sections.
  *
  * The writer never lets libelf lay the file out again: allocated sections
  * and program headers of an executable (a .tmp_vmlinux) must keep their
@@ -586,15 +586,6 @@ static int emit_headers(struct b2b_elf *e, const struct b2b_elf_edit *edits, siz
 		*ehdr_sz = dst.d_size;
 	}
 	return 0;
-}
-
-int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, size_t size,
-			   int out_fd, void **image, size_t *image_size,
-			   const struct b2b_log *log)
-{
-	struct b2b_elf_edit edit = { .index = index, .data = data, .size = size };
-
-	return b2b_elf_write_edited(e, &edit, 1, out_fd, image, image_size, log);
 }
 
 /* Index of the section named name, 0 if none. */

@@ -74,14 +74,6 @@ void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size);
 uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);
 
 /*
- * Write the whole object with section `index` replaced by `data` (size
- * bytes): to out_fd when >= 0, else into a malloc'd *image / *image_size.
- */
-int b2b_elf_write_replaced(struct b2b_elf *e, size_t index, const void *data, size_t size,
-			   int out_fd, void **image, size_t *image_size,
-			   const struct b2b_log *log);
-
-/*
  * One section of the object to write: index's contents replaced by data,
  * or (index 0) the section called name replaced if the object has one,
  * else added after the others (SHT_PROGBITS, named in .shstrtab).
@@ -95,7 +87,8 @@ struct b2b_elf_edit {
 
 #define B2B_ELF_MAX_EDITS 4
 
-/* b2b_elf_write_replaced() for several sections at once. */
+/* Write the whole object with edits (at most B2B_ELF_MAX_EDITS) made: to
+ * out_fd when >= 0, else into a malloc'd *image / *image_size. */
 int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *edits, size_t nr,
 			 int out_fd, void **image, size_t *image_size,
 			 const struct b2b_log *log);

@@ -349,7 +349,7 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
  * Built straight into its final array, in three passes: mark every FUNC a
  * kfunc tag or a BTF_SET8_KFUNCS entry names (by how it was found, a byte
  * per type), number the marked ones in id order (the order the table is
- * kept in: no sort of 80-byte items) and fill them, then take the entries'
+ * kept in: no sort of the items) and fill them, then take the entries'
  * flags and names (an entry's item found by its FUNC, near the previous).
  */
 struct builder {

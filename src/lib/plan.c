@@ -25,8 +25,6 @@
 
 #include "plan.h"
 
-#define ARENA_ATTR	"address_space(1)"
-
 /* ---- names ---- */
 
 int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
@@ -578,7 +576,7 @@ static int arena_ptr(const struct btf *btf, __u32 id)
 	to = btf__type_by_id(btf, t->type);
 	n = to && btf_is_type_tag(to) && btf_kflag(to) ? btf__name_by_offset(btf, to->name_off)
 						       : NULL;
-	return n && !strcmp(n, ARENA_ATTR) ? 0 : 1;
+	return n && !strcmp(n, B2B_ARENA_ATTR) ? 0 : 1;
 }
 
 static void plan_arena(struct planner *p, struct b2b_kfunc *kf)

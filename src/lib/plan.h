@@ -39,6 +39,10 @@ int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 /* For "X_impl", X into buf: true; false when name has no _impl suffix. */
 bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 
+/* The type attribute 7.3's resolve_btfids puts on an arena pointer (a
+ * TYPE_TAG with kind_flag set): the plan looks for it, the transform adds it. */
+#define B2B_ARENA_ATTR	"address_space(1)"
+
 /* Name of a KF_* flag bit, NULL for an unknown bit. */
 const char *b2b_kf_flag_name(unsigned int bit);
 

@@ -24,8 +24,7 @@
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
-
-#define ARENA_ATTR	"address_space(1)"
+#include "plan.h"
 
 struct tx {
 	const struct btf *btf;			/* as read: never modified */
@@ -103,7 +102,7 @@ static int add_func_tag(struct tx *tx, const char *value, __u32 id, const char *
 /* A new pointer to ptr_id's target through an address_space(1) attribute. */
 static int arena_ptr(struct tx *tx, __u32 ptr_id)
 {
-	int tag = b2b_ext_add_type_tag(&tx->ext, ARENA_ATTR, btf__type_by_id(tx->btf, ptr_id)->type,
+	int tag = b2b_ext_add_type_tag(&tx->ext, B2B_ARENA_ATTR, btf__type_by_id(tx->btf, ptr_id)->type,
 				       true);
 
 	return tag < 0 ? tag : b2b_ext_add_ptr(&tx->ext, tag);
