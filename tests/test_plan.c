@@ -451,6 +451,72 @@ static void test_vv_plan(void **state)
 	th_run_free(&r);
 }
 
+/* Rules the plan reports on the object at path (every feature, lenient) into
+ * reached[], indexed as the plan's table. */
+static void collect_rules(const char *path, const char *base, bool *reached, size_t nr)
+{
+	BTF2BTF_OPTS(o, .log = th_log_cb, .features = BTF2BTF_FEATS_ALL, .lenient = true,
+		     .base_path = base);
+	struct btf2btf *b = th_open(path, &o);
+
+	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
+		for (size_t r = 0; r < nr; r++)
+			if (!strcmp(btf2btf__problem(b, i)->rule, b2b_plan_rule_name(r)))
+				reached[r] = true;
+	btf2btf__close(b);
+}
+
+/*
+ * Every rule of the plan's table (the list comes from the table itself) is
+ * reached by an input here: the lint zoo, the malformed recipes, a module
+ * naming a FUNC of its base in its set8, an arena flag on an int.
+ */
+static void test_every_rule_reached(void **state)
+{
+	static const char *const recipes[] = { "bad-resolved-id-range", "bad-name-too-long" };
+	static const struct fx_entry arena_kf[] = { { "bpf_bad", 1U << 15 } };
+	static const struct fx_entry mod_kf[] = { { "bpf_base_plain", 0 } };
+	struct fx_set8 arena_set = { "a_ids", 1, arena_kf, 1 };
+	struct fx_set8 mod_set = { "m_ids", 1, mod_kf, 1 };
+	struct fx_obj arena_obj = { .sets = &arena_set, .nr_sets = 1 };
+	struct fx_obj mod_obj = { .sets = &mod_set, .nr_sets = 1 };
+	const char *base = th_path("base.o"), *mod = th_path("mod.ko"), *path = th_path("x.o");
+	struct fx_btf fb, fm;
+	bool reached[64] = { 0 };
+	size_t nr = 0;
+
+	(void)state;
+	while (b2b_plan_rule_name(nr))
+		nr++;
+	assert_true(nr > 0 && nr <= 64);
+	assert_int_equal(fx_make_lint_zoo(path), 0);
+	collect_rules(path, NULL, reached, nr);
+	for (size_t i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++) {
+		assert_int_equal(fx_make_malformed(recipes[i], path), 0);
+		collect_rules(path, NULL, reached, nr);
+	}
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	assert_true(fx_add_func(&fb, "bpf_bad", fb.t_int, (int[]){ fb.t_voidp, fb.t_int }, 2) > 0);
+	assert_int_equal(fx_write_elf_btf(path, &arena_obj, fb.btf), 0);
+	btf__free(fb.btf);
+	collect_rules(path, NULL, reached, nr);
+	/* a module whose set8 names bpf_base_plain, a FUNC of its vmlinux */
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	assert_true(fx_add_func(&fb, "bpf_base_plain", fb.t_int, (int[]){ fb.t_int }, 1) > 0);
+	assert_int_equal(fx_write_elf_btf(base, &(struct fx_obj){ 0 }, fb.btf), 0);
+	assert_int_equal(fx_btf_init(&fm, fb.btf), 0);
+	assert_true(fx_add_func(&fm, "bpf_mod_plain", fm.t_int, (int[]){ fm.t_int }, 1) > 0);
+	assert_int_equal(fx_write_elf_btf(mod, &mod_obj, fm.btf), 0);
+	btf__free(fm.btf);
+	btf__free(fb.btf);
+	collect_rules(mod, base, reached, nr);
+	for (size_t r = 0; r < nr; r++)
+		if (!reached[r])
+			fail_msg("rule %s of the plan's table is reached by no input of this test",
+				 b2b_plan_rule_name(r));
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_arena_not_pointer),
 		cmocka_unit_test(test_features_cli),
 		cmocka_unit_test(test_vv_plan),
+		cmocka_unit_test(test_every_rule_reached),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,6 +128,11 @@ static const struct {
 	[R_ARENA_NOT_POINTER]	= { "arena-not-pointer", BTF2BTF_SEV_ERROR, false },
 };
 
+const char *b2b_plan_rule_name(size_t i)
+{
+	return i < ARRAY_SIZE(rules) ? rules[i].name : NULL;
+}
+
 struct planner {
 	const struct b2b_plan_input *in;
 	struct b2b_kfuncs *k;

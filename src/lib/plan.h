@@ -34,6 +34,10 @@ void b2b_plan_free(struct b2b_plan *plan);
 /* Log every problem of severity error; returns how many. */
 size_t b2b_plan_log_errors(const struct b2b_plan *plan, const struct b2b_log *log);
 
+/* Name of the i-th rule of the plan's table, NULL past its end (the tests
+ * derive the rules they must reach from it). */
+const char *b2b_plan_rule_name(size_t i);
+
 /* "<name>_impl" into buf: 0, or -ENAMETOOLONG past KSYM_NAME_LEN. */
 int b2b_impl_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 /* For "X_impl", X into buf: true; false when name has no _impl suffix. */
