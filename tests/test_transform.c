@@ -601,9 +601,156 @@ static void test_wq_set_callback_like_seed(void **state)
 	th_cleanup();
 }
 
+/* ---- every input shape reaches every feature ---- */
+
+enum shape { SH_LE64, SH_BE, SH_ELF32, SH_SPLIT, SH_DISTILLED, NR_SHAPES };
+static const char *const shape_names[] = { "le64", "be", "elf32", "split", "distilled" };
+
+/* One kfunc per feature: KF_IMPLICIT_ARGS, KF_FASTCALL, KF_ARENA_ARG1; the
+ * reduced prototype of the first is int (int), bpf_fast's own: dedup folds
+ * them. Split shapes put the kfuncs in a module over a base. */
+static void make_shape(enum shape sh, const char *path, const char *base_path)
+{
+	static const struct fx_entry kf[] = {
+		{ "bpf_impl_kf", 1U << 16 }, { "bpf_fast", 1U << 12 }, { "bpf_arena", 1U << 14 },
+	};
+	struct fx_set8 set = { "shape_kfunc_ids", 1, kf, 3 };
+	struct fx_obj obj = { .sets = &set, .nr_sets = 1 };
+	struct fx_btf base, b;
+
+	if (sh == SH_BE)
+		obj.elf_data = ELFDATA2MSB;
+	if (sh == SH_ELF32)
+		obj.elf_class = ELFCLASS32;
+	if (sh >= SH_SPLIT) {
+		assert_int_equal(fx_btf_init(&base, NULL), 0);
+		assert_true(fx_add_func(&base, "vmlinux_func", base.t_int, (int[]){ base.t_long }, 1) > 0);
+		assert_int_equal(fx_write_elf_btf(base_path, &(struct fx_obj){ .no_btf_ids = true }, base.btf), 0);
+	}
+	assert_int_equal(fx_btf_init(&b, sh >= SH_SPLIT ? base.btf : NULL), 0);
+	assert_true(fx_add_func(&b, "bpf_impl_kf", b.t_int, (int[]){ b.t_int, b.t_aux_ptr }, 2) > 0);
+	assert_true(fx_add_func(&b, "bpf_fast", b.t_int, (int[]){ b.t_int }, 1) > 0);
+	assert_true(fx_add_func(&b, "bpf_arena", b.t_int, (int[]){ b.t_voidp }, 1) > 0);
+	assert_int_equal(fx_write_elf_btf(path, &obj, b.btf), 0);
+	btf__free(b.btf);
+	if (sh >= SH_SPLIT)
+		btf__free(base.btf);
+}
+
+/* FUNC_PROTOs int (int) of the split part (or the whole BTF). */
+static int count_int_of_int(const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	int n = 0;
+
+	for (__u32 id = base ? btf__type_cnt(base) : 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *r, *a;
+
+		if (!btf_is_func_proto(t) || btf_vlen(t) != 1)
+			continue;
+		r = btf__type_by_id(btf, t->type);
+		a = btf__type_by_id(btf, btf_params(t)[0].type);
+		if (r && a && btf_is_int(r) && btf_is_int(a) && btf_int_bits(r) == 32 &&
+		    btf_int_bits(a) == 32)
+			n++;
+	}
+	return n;
+}
+
+/* Named types of the split part (or the whole BTF) in name order. */
+static bool sorted_by_name(const struct btf *btf)
+{
+	const struct btf *base = btf__base_btf(btf);
+	const char *prev = NULL;
+
+	for (__u32 id = base ? btf__type_cnt(base) : 1; id < btf__type_cnt(btf); id++) {
+		const char *n = btf__name_by_offset(btf, btf__type_by_id(btf, id)->name_off);
+
+		if (!n || !*n)
+			continue;
+		if (prev && strcmp(prev, n) > 0)
+			return false;
+		prev = n;
+	}
+	return true;
+}
+
+/* The feature's mark on the result, as libbpf reads the written object back. */
+static void check_feature(const struct btf *btf, unsigned int feat, const char *what)
+{
+	bool ok;
+
+	switch (feat) {
+	case BTF2BTF_FEAT_IMPLICIT_ARGS:
+		ok = count_named(btf, "bpf_impl_kf_impl", BTF_KIND_FUNC) == 1;
+		break;
+	case BTF2BTF_FEAT_KFUNC_TAGS:
+		ok = count_named(btf, "bpf_kfunc", BTF_KIND_DECL_TAG) == 3;
+		break;
+	case BTF2BTF_FEAT_FASTCALL_TAGS:
+		ok = count_named(btf, "bpf_fastcall", BTF_KIND_DECL_TAG) == 1;
+		break;
+	case BTF2BTF_FEAT_ARENA_ATTRS:
+		ok = count_named(btf, "address_space(1)", BTF_KIND_TYPE_TAG) == 1;
+		break;
+	case BTF2BTF_FEAT_DEDUP:
+		ok = count_int_of_int(btf) == 1;
+		break;
+	default:
+		ok = sorted_by_name(btf);
+		break;
+	}
+	if (!ok)
+		fail_msg("%s: the feature left no mark on the written BTF", what);
+}
+
+static void test_every_shape_every_feature(void **state)
+{
+	const char *path = th_path("shape.o"), *base = th_path("vmlinux.o");
+	const char *out = th_path("out.o"), *out_base = th_path("out.base");
+
+	(void)state;
+	for (int sh = 0; sh < NR_SHAPES; sh++) {
+		for (unsigned int feat = 1; feat & BTF2BTF_FEATS_ALL; feat <<= 1) {
+			BTF2BTF_OPTS(o, .log = th_log_cb, .distill_base = sh == SH_DISTILLED);
+			struct btf *read_base = NULL, *res;
+			struct btf2btf *b;
+			const void *img;
+			size_t size;
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s, feature 0x%x", shape_names[sh], feat);
+			make_shape(sh, path, base);
+			/* dedup and sort act on what the transform adds */
+			o.features = feat | (feat >= BTF2BTF_FEAT_DEDUP ? BTF2BTF_FEAT_IMPLICIT_ARGS : 0);
+			o.base_path = sh >= SH_SPLIT ? base : NULL;
+			b = th_open(path, &o);
+			if (btf2btf__transform(b))
+				fail_msg("%s: transform failed", what);
+			assert_true(btf2btf__changed(b));
+			assert_int_equal(btf2btf__elf_image(b, (void **)&img, &size), 0);
+			assert_int_equal(fx_write_file(out, img, size), 0);
+			free((void *)img);
+			if (sh == SH_DISTILLED) {
+				assert_int_equal(btf2btf__write_raw_base(b, out_base), 0);
+				read_base = th_parse(out_base, NULL);
+			} else if (sh == SH_SPLIT) {
+				read_base = th_parse(base, NULL);
+			}
+			res = th_parse(out, read_base);
+			check_feature(res, feat, what);
+			btf__free(res);
+			btf__free(read_base);
+			btf2btf__close(b);
+		}
+	}
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_shape_every_feature),
 		cmocka_unit_test(test_impl_added_with_original_proto),
 		cmocka_unit_test(test_reduced_proto_implicit_last),
 		cmocka_unit_test(test_reduced_proto_implicit_middle),
