@@ -5,10 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_edit.h"
-#include "btf_post.h"
 #include "handle.h"
-#include "libbpf_compat.h"
 
 void btf2btf__close(struct btf2btf *b)
 {
@@ -24,73 +21,15 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->kfunc_view);
 	btf__free(b->btf);
 	btf__free(b->btf_read);
-	free(b->out);
-	b2b_sorted_free(b->sorted);
-	b2b_merge_free(b->merge);
 	/* a base the caller lent (opts.base_btf) stays theirs */
 	if (b->base != b->lent_base)
 		btf__free(b->base);
 	if (b->full_base != b->lent_base)
 		btf__free(b->full_base);
-	free(b->base_out);
 	b2b_elf_close(b->elf);
 	free(b->path);
 	free(b->btf_path);
 	free(b);
-}
-
-int b2b_emit_result(const struct btf2btf *b, b2b_sink_fn sink, void *ctx)
-{
-	return b->sorted ? b2b_sorted_emit(b->sorted, sink, ctx) : b2b_merge_emit(b->merge, sink, ctx);
-}
-
-int b2b_lay_out(struct btf2btf *b)
-{
-	size_t size;
-	char *buf, *at;
-
-	if (!b->sorted && !b->merge)
-		return 0;
-	size = b->sorted ? b2b_sorted_size(b->sorted) : b2b_merge_size(b->merge);
-	buf = at = b2b_fault_nomem() ? NULL : malloc(size);
-	if (!buf)
-		return b2b_errno(&b->log, -ENOMEM, "cannot lay out the transformed BTF: %s",
-				 strerror(ENOMEM));
-	b2b_emit_result(b, b2b_sink_memory, &at);	/* cannot fail into memory */
-	b->out = buf;
-	b->out_size = size;
-	b2b_sorted_free(b->sorted);	/* before the merge it reads */
-	b->sorted = NULL;
-	b2b_merge_free(b->merge);
-	b->merge = NULL;
-	return 0;
-}
-
-int b2b_materialise(struct btf2btf *b)
-{
-	struct btf *btf;
-	int err;
-
-	err = b2b_lay_out(b);
-	if (err)
-		return err;
-	if (!b->out)
-		return 0;
-	errno = 0;
-	btf = b2b_btf_new(b->out, b->out_size, b->base);
-	if (!btf) {
-		err = errno ? -errno : -EINVAL;
-		return b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
-	}
-	btf__set_endianness(btf, btf__endianness(b->btf));
-	if (b->btf_read)
-		btf__free(b->btf);
-	else
-		b->btf_read = b->btf;	/* set8 entries' and kfuncs' names are in it */
-	b->btf = btf;
-	free(b->out);
-	b->out = NULL;
-	return 0;
 }
 
 bool btf2btf__changed(const struct btf2btf *b)
@@ -98,25 +37,16 @@ bool btf2btf__changed(const struct btf2btf *b)
 	return b->changed;
 }
 
-int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
+/* Raw bytes of btf in the byte order of the BTF read (libbpf keeps them
+ * until btf is changed or freed). */
+static int raw_of(struct btf2btf *b, struct btf *btf, const void **data, size_t *size)
 {
 	__u32 sz = 0;
 	const void *raw;
-	int err;
 
-	if ((b->out || b->merge || b->sorted) &&
-	    btf__endianness(b->btf) == b2b_native_endianness()) {
-		err = b2b_lay_out(b);
-		if (err)
-			return err;
-		*data = b->out;
-		*size = b->out_size;
-		return 0;
-	}
-	err = b2b_materialise(b);
-	if (err)
-		return err;
-	raw = btf__raw_data(b->btf, &sz);
+	if (btf__set_endianness(btf, btf__endianness(b->btf_read ? b->btf_read : b->btf)))
+		return -EINVAL;
+	raw = btf__raw_data(btf, &sz);
 	if (!raw)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
 	*data = raw;
@@ -124,38 +54,20 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 	return 0;
 }
 
+int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
+{
+	return raw_of(b, b->btf, data, size);
+}
+
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	const void *raw;
-	__u32 sz = 0;
-
-	if (!b->base_out)
+	if (!b->full_base)
 		return -ENOENT;
-	if (btf__endianness(b->btf) == b2b_native_endianness()) {
-		*data = b->base_out;
-		*size = b->base_out_size;
-		return 0;
-	}
-	/* the split BTF is written in the input's byte order: the base too */
-	if (btf__set_endianness(b->base, btf__endianness(b->btf)))
-		return -EINVAL;
-	raw = btf__raw_data(b->base, &sz);
-	if (!raw)
-		return -ENOMEM;
-	*data = raw;
-	*size = sz;
-	return 0;
+	return raw_of(b, b->base, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
 {
-	/* logically const: the same BTF, parsed on first use */
-	int err = b2b_materialise((struct btf2btf *)b);
-
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
 	return b->btf;
 }
 

@@ -22,20 +22,14 @@ struct btf2btf {
 	bool transformed;
 	bool changed;
 	unsigned int features;		/* as asked for (0: the default set) */
-	struct btf *btf;		/* as read, until the result is parsed (b2b_materialise) */
-	struct btf *btf_read;		/* then the BTF as read: names point into its strings */
-	void *out;			/* transformed raw BTF, native endian, not parsed yet */
-	size_t out_size;
-	struct b2b_merge *merge;	/* or the transformed BTF not laid out yet (on b->btf) */
-	/* or dedup and sort's result not laid out yet (on b->merge, else b->btf) */
-	struct b2b_sorted *sorted;
-	struct btf *base;		/* the distilled base after a transform with distill */
-	struct btf *full_base;
-	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */		/* the base read, once replaced by the distilled one */
-	void *base_out;			/* distilled base, raw native endian */
-	size_t base_out_size;
+	/* the current BTF: as read, then the transform's result (one BTF,
+	 * every post-pass applied), split on base */
+	struct btf *btf;
+	struct btf *btf_read;		/* the BTF as read once replaced: names point into it */
+	struct btf *base;		/* base of btf: as read, or the distilled one */
+	struct btf *full_base;		/* the base read, once replaced by the distilled one */
+	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
 	bool distill;
-	bool post_changed;		/* a post-pass changed the BTF */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
 	struct b2b_btf_ids ids;
@@ -53,14 +47,7 @@ struct btf2btf {
  * what names them in messages. */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log);
-/* b->sorted or b->merge laid out into b->out; on failure b is as it was. */
-int b2b_lay_out(struct btf2btf *b);
-/* The same result to a sink, in pieces (b->sorted or b->merge set). */
-int b2b_emit_result(const struct btf2btf *b, b2b_sink_fn sink, void *ctx);
 /* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
  * same order: entry i is item i). */
 void b2b_kfunc_view_sync(struct btf2btf *b);
-/* b->out (laid out first) parsed into b->btf; on failure b is as it was. */
-int b2b_materialise(struct btf2btf *b);
-
 #endif /* BTF2BTF_HANDLE_H */

@@ -24,6 +24,7 @@
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
+#include "libbpf_compat.h"
 #include "plan.h"
 
 struct tx {
@@ -226,8 +227,7 @@ static int cmp_item_by_id(const void *a, const void *b, void *items)
  * The kfunc table (and its public view, in the same order) sorted by the
  * new ids. Sorted through their indexes, from[] (scratch, nr entries), and
  * then moved in place, a cycle at a time: a qsort() of the items themselves
- * took a temporary copy of the table (1.6 MB at 100,000 kfuncs) when the
- * run is at its peak.
+ * would take a temporary copy of the table.
  */
 static void sort_kfuncs_by_id(struct b2b_kfuncs *k, struct btf2btf_kfunc *view, __u32 *from)
 {
@@ -397,10 +397,11 @@ static void finish(struct tx *tx)
 }
 
 /* Nothing here can fail: the transform's result becomes the handle's.
- * scratch: room for the kfunc table's indexes when res has an id map. */
-static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
-		   struct b2b_merge *merge, bool changed, struct b2b_post_result *res,
-		   __u32 *scratch)
+ * result: the transformed BTF with every post-pass applied (NULL: the BTF
+ * read is the result). scratch: room for the kfunc table's indexes when
+ * res has an id map. */
+static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool changed,
+		   struct b2b_post_result *res, __u32 *scratch)
 {
 	size_t added = 0;
 
@@ -416,42 +417,71 @@ static void commit(struct btf2btf *b, struct tx *tx, void *out, size_t out_size,
 		}
 	}
 	b->stats = tx->stats;
-	b->out = out;
-	b->out_size = out_size;
-	b->merge = merge;
-	if (res->btf.data) {
-		free(b->out);
-		b->out = res->btf.data;
-		b->out_size = res->btf.size;
-		res->btf.data = NULL;
-		b->post_changed = true;
+	if (result) {
+		b->btf_read = b->btf;	/* set8 entries' and kfuncs' names are in it */
+		b->btf = result;
 	}
 	if (res->base) {
 		b->full_base = b->base;
 		b->base = res->base;
-		b->base_out = res->base_data;
-		b->base_out_size = res->base_size;
 		res->base = NULL;
-		res->base_data = NULL;
-		b->post_changed = true;
 	}
 	if (res->btf.map)
 		remap_handle(b, res->btf.map, res->btf.nr_map, scratch);
-	if (res->sorted) {	/* written from the input's parts when asked for */
-		b->sorted = res->sorted;
-		res->sorted = NULL;
-		res->btf.map = NULL;	/* b->sorted's */
-		b->post_changed = true;
-	}
 	b2b_kfunc_view_sync(b);	/* states and ids, when the public table was made already */
 	b->transformed = true;
-	b->changed = changed || b->post_changed;
+	b->changed = changed || res->btf.data || res->sorted || b->full_base;
+}
+
+/*
+ * The result in one buffer, parsed: the sorted result, else the last
+ * pass's, else the merge laid out by a pass (out), else the merge; NULL in
+ * *result when nothing changed the BTF read.
+ */
+static int parse_result(const struct btf2btf *b, const struct b2b_merge *merge, void *out,
+			size_t out_size, const struct b2b_post_result *res, struct btf **result)
+{
+	const struct btf *base = res->base ? res->base : b->base;
+	void *buf = NULL;
+	const void *data = NULL;
+	size_t size = 0;
+	char *at;
+	int err = 0;
+
+	*result = NULL;
+	if (res->sorted || (!res->btf.data && !out && merge)) {
+		size = res->sorted ? b2b_sorted_size(res->sorted) : b2b_merge_size(merge);
+		buf = at = b2b_malloc(size);
+		if (!buf)
+			return -ENOMEM;
+		/* cannot fail into memory */
+		if (res->sorted)
+			b2b_sorted_emit(res->sorted, b2b_sink_memory, &at);
+		else
+			b2b_merge_emit(merge, b2b_sink_memory, &at);
+		data = buf;
+	} else if (res->btf.data) {
+		data = res->btf.data;
+		size = res->btf.size;
+	} else if (out) {
+		data = out;
+		size = out_size;
+	}
+	if (data) {
+		errno = 0;
+		*result = b2b_btf_new(data, size, base);
+		if (!*result)
+			err = errno ? -errno : -EINVAL;
+	}
+	free(buf);
+	return err;
 }
 
 int btf2btf__transform(struct btf2btf *b)
 {
 	struct b2b_post_result res = { 0 };
 	struct b2b_merge *merge = NULL;
+	struct btf *result = NULL;
 	struct tx tx = { 0 };
 	__u32 *scratch = NULL;
 	void *out = NULL;
@@ -486,9 +516,8 @@ int btf2btf__transform(struct btf2btf *b)
 	if (!err && changed)
 		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
 	first_new = tx.ext.first_id;
-	/* the result is never laid out whole unless something must read it
-	 * so: dedup and sort read its parts, the handle keeps the merge, and
-	 * a raw write writes it in pieces */
+	/* dedup and sort read the merge in parts; the result is laid out once,
+	 * after them, and parsed: the handle holds that one BTF */
 	if (!err && changed) {
 		err = b2b_merge_new(&tx.ext, &merge);
 		if (err)
@@ -497,26 +526,34 @@ int btf2btf__transform(struct btf2btf *b)
 	}
 	if (!err)
 		err = run_post_passes(b, merge, &out, &out_size, first_new, &res);
-	if (!err && (out || res.btf.data)) {
-		b2b_merge_free(merge);	/* laid out, or replaced by a pass's result */
-		merge = NULL;
+	if (!err) {
+		err = parse_result(b, merge, out, out_size, &res, &result);
+		if (err) {
+			b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
+			b2b_post_result_free(&res);
+		}
 	}
+	/* the result is parsed: the forms it was made in go (res keeps its map) */
+	b2b_merge_free(merge);
+	merge = NULL;
+	free(out);
+	out = NULL;
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */
 	if (!err && res.btf.map) {
 		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
-		if (!scratch) {
+		if (!scratch)
 			err = b2b_errno(&b->log, -ENOMEM, "out of memory");
-			b2b_post_result_free(&res);
-		}
 	}
 	if (err) {
-		b2b_merge_free(merge);
-		free(out);
+		btf__free(result);
+		b2b_post_result_free(&res);
 		finish(&tx);
 		return err;
 	}
-	commit(b, &tx, out, out_size, merge, changed, &res, scratch);
+	if (result)	/* written in the byte order of the BTF read */
+		btf__set_endianness(result, btf__endianness(b->btf));
+	commit(b, &tx, result, changed, &res, scratch);
 	free(scratch);
 	b2b_post_result_free(&res);
 	finish(&tx);

@@ -11,71 +11,6 @@
 #include "handle.h"
 #include "output.h"
 
-/* What goes to the temp file, OUT_BUF bytes at a time: the pieces range
- * from a repointed ->type (4 bytes) or a sorted chunk of types to megabytes
- * of types as read (a piece that size goes straight to write()). */
-#define OUT_BUF	(64 * 1024)
-
-struct out_sink {
-	struct b2b_out *out;
-	const struct b2b_log *log;
-	char *buf;
-	size_t len;
-	bool write_failed;	/* b2b_out_write() said why */
-};
-
-static int sink_write(struct out_sink *s, const void *data, size_t len)
-{
-	int err = b2b_out_write(s->out, data, len, s->log);
-
-	s->write_failed |= err != 0;
-	return err;
-}
-
-static int sink_flush(struct out_sink *s)
-{
-	int err = s->len ? sink_write(s, s->buf, s->len) : 0;
-
-	s->len = 0;
-	return err;
-}
-
-static int sink_out(void *ctx, const void *data, size_t len)
-{
-	struct out_sink *s = ctx;
-	int err;
-
-	if (s->len + len <= OUT_BUF) {
-		memcpy(s->buf + s->len, data, len);
-		s->len += len;
-		return 0;
-	}
-	err = sink_flush(s);
-	if (err)
-		return err;
-	if (len >= OUT_BUF)
-		return sink_write(s, data, len);
-	memcpy(s->buf, data, len);
-	s->len = len;
-	return 0;
-}
-
-/* The transformed BTF written from its pieces, never laid out whole. */
-static int fill_pieces(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)
-{
-	struct out_sink s = { .out = out, .log = log };
-	int err;
-
-	s.buf = b2b_fault_nomem() ? NULL : malloc(OUT_BUF);
-	err = s.buf ? b2b_emit_result(b, sink_out, &s) : -ENOMEM;
-	if (err && !s.write_failed)
-		b2b_errno(log, err, "cannot write the transformed BTF: %s", strerror(-err));
-	if (!err)
-		err = sink_flush(&s);
-	free(s.buf);
-	return err;
-}
-
 /* The raw BTF into out, begun already. */
 static int fill_raw(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)
 {
@@ -83,8 +18,6 @@ static int fill_raw(struct btf2btf *b, struct b2b_out *out, const struct b2b_log
 	size_t size = 0;
 	int err;
 
-	if ((b->sorted || b->merge) && btf__endianness(b->btf) == b2b_native_endianness())
-		return fill_pieces(b, out, log);
 	err = btf2btf__raw_btf(b, &raw, &size);
 	return err ? err : b2b_out_write(out, raw, size, log);
 }
@@ -228,13 +161,13 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 	};
 	int err;
 
-	if (b->base_out) {
+	if (b->full_base) {
 		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
 		if (err)
 			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
 					 strerror(-err));
 	}
-	return b2b_elf_write_edited(b->elf, edits, b->base_out ? 2 : 1, fd, image, image_size,
+	return b2b_elf_write_edited(b->elf, edits, b->full_base ? 2 : 1, fd, image, image_size,
 				    &b->log);
 }
 
@@ -246,7 +179,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 	char *base_path;
 	int err;
 
-	if (!b->base_out)
+	if (!b->full_base)
 		return write_one(b, path, 0644, fill_raw);
 	base_path = malloc(len + sizeof(".base"));
 	if (!base_path)
