@@ -34,23 +34,12 @@ struct dedup {
 	__u32 first_new, cnt;
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
-	__u32 *slots;		/* open addressing: SLOT_TAG(hash) | id + 1, 0 empty */
+	__u32 *slots;		/* open addressing: id + 1, 0 empty */
 	__u32 nr_slots;
 	__u32 kinds;		/* bit per kind of the candidates */
 };
 
 enum { CLEAN, CAND, BUSY, DONE };
-
-/*
- * A slot is 4 bytes: the id (plus one) in the low 24 bits, the hash's top
- * 8 bits above, which spare a look at the type in 255 of 256 probes of
- * another hash. 8-byte slots (id, whole hash) cost 2.5 MB more at 100,000
- * kfuncs, the biggest table of the run. More ids than 24 bits hold: the
- * full dedup.
- */
-#define SLOT_ID_BITS	24
-#define SLOT_ID_MASK	((1U << SLOT_ID_BITS) - 1)
-#define SLOT_TAG(h)	((h) & ~SLOT_ID_MASK)
 
 static const struct btf_type *type_of(const struct dedup *d, __u32 id)
 {
@@ -123,59 +112,35 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 }
 
 /* A hash's first slot: the table is sized for its load, not to a power
- * of two (at a vmlinux's or 100,000 kfuncs' size, rounding up to one
- * touched megabytes more), so the hash is mixed and scaled, not masked. */
+ * of two, so the hash is mixed and scaled, not masked. */
 static __u32 home_slot(const struct dedup *d, __u32 h)
 {
 	return (__u32)(((__u64)(h * 0x9e3779b1u) * d->nr_slots) >> 32);
 }
 
-/* The equal type in the table, else 0 (and id inserted, under hash h). */
-static long lookup_or_add_hashed(struct dedup *d, __u32 id, __u32 h)
+/* The equal type in the table, else 0 (and id inserted). */
+static long lookup_or_add(struct dedup *d, __u32 id)
 {
 	const struct btf_type *t = type_of(d, id);
-	__u32 i = home_slot(d, h);
+	__u32 i = home_slot(d, hash_type(d, t));
 
 	for (; d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
-		__u32 other = (d->slots[i] & SLOT_ID_MASK) - 1;
+		__u32 other = d->slots[i] - 1;
 
-		if (SLOT_TAG(d->slots[i]) == SLOT_TAG(h) && equal_types(d, t, type_of(d, other)))
+		if (equal_types(d, t, type_of(d, other)))
 			return other;
 	}
-	d->slots[i] = SLOT_TAG(h) | (id + 1);
+	d->slots[i] = id + 1;
 	return 0;
 }
 
-static long lookup_or_add(struct dedup *d, __u32 id)
-{
-	return lookup_or_add_hashed(d, id, hash_type(d, type_of(d, id)));
-}
-
-/*
- * The old types into the table; 1 when two are equal. In batches: the
- * hashes first and their slots prefetched, then the probes (a slot is a
- * cache miss in a table of a vmlinux's size).
- */
+/* The old types into the table; 1 when two are equal. */
 static int add_old_types(struct dedup *d)
 {
-	enum { BATCH = 32 };
-	__u32 ids[BATCH], hashes[BATCH], n = 0;
-
-	for (__u32 id = 1; id <= d->first_new; id++) {
-		if (id < d->first_new && d->state[id] == CLEAN &&
-		    (d->kinds >> btf_kind(type_of(d, id)) & 1)) {
-			ids[n] = id;
-			hashes[n] = hash_type(d, type_of(d, id));
-			__builtin_prefetch(&d->slots[home_slot(d, hashes[n])], 1);
-			n++;
-		}
-		if (n == BATCH || (id == d->first_new && n)) {
-			for (__u32 k = 0; k < n; k++)
-				if (lookup_or_add_hashed(d, ids[k], hashes[k]))
-					return 1;
-			n = 0;
-		}
-	}
+	for (__u32 id = 1; id < d->first_new; id++)
+		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1) &&
+		    lookup_or_add(d, id))
+			return 1;
 	return 0;
 }
 
@@ -244,8 +209,8 @@ static int dedup_match(struct dedup *d, bool *changed)
 	size_t need;
 	int err;
 
-	if (d->cnt > SLOT_ID_MASK)
-		return 1;	/* ids past a slot's 24 bits */
+	if (d->cnt == UINT32_MAX)
+		return 1;	/* a slot holds id + 1 */
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 

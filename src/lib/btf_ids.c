@@ -236,7 +236,7 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 			return -ENOMEM;
 	}
 	/* the symbol table lists a set8's symbols by address as a rule: sort
-	 * only when it does not (a qsort was 10% of a 100,000-kfunc open) */
+	 * only when it does not */
 	if (!entries_sorted(ids))
 		qsort(ids->entries, ids->nr_entries, sizeof(*ids->entries), cmp_entry);
 	for (size_t i = 1; i < ids->nr_entries; i++)

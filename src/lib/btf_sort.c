@@ -11,10 +11,8 @@
 
 #include "btf_post.h"
 
-/* 8 bytes: the keys are the sort's memory, sorted in place. They held 8
- * name bytes and took 12 until the sort was the peak of a --features=all
- * run (1.7 MB more at 100,000 kfuncs); the 4 bytes less cost a re-read of
- * names more often, 3 ms of that run, nothing measurable on a vmlinux. */
+/* 8 bytes: the keys are the sort's memory, sorted in place; 4 name bytes
+ * each, the names read again past them. */
 struct sort_key {
 	__u32 prefix;		/* PREFIX bytes of the name from the key's depth, big-endian, 0-padded */
 	__u32 id : 31;		/* type ids are below 2^31 (checked) */

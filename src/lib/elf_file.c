@@ -248,8 +248,8 @@ void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size)
 }
 
 /*
- * The symbol names in place: elf_strptr() validates every name again and
- * was a tenth of reading 100,000 set8 entries. The same guarantee once: one
+ * The symbol names in place: elf_strptr() validates every name on every
+ * call. The same guarantee once: one
  * data block, the last byte a NUL, so every name ends inside it.
  */
 static void symtab_strings(struct b2b_elf *e, struct b2b_symtab *symtab)

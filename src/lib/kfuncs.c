@@ -129,77 +129,41 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borro
 	return slot->want;
 }
 
-void b2b_name_index_prefetch(const struct b2b_name_index *idx, const char *name)
+static void scan_hit(struct b2b_name_index *idx, __u32 id, const struct btf_type *t,
+		     const char *name, size_t len)
 {
-	size_t len = strlen(name);
-
-	if (idx->mask)
-		__builtin_prefetch(&idx->slots[first_slot(idx, hash_str(name, len))]);
-}
-
-/* A type of the scan whose name passed the filter, its slot being fetched. */
-struct scan_item {
-	__u32 id;
-	__u32 hash;
-	bool is_func;
-	const char *name;
-	size_t len;
-};
-
-static void scan_hit(struct b2b_name_index *idx, const struct scan_item *it)
-{
-	const struct b2b_name_slot *slot = slot_of(idx, it->name, it->len, it->hash);
+	const struct b2b_name_slot *slot = slot_of(idx, name, len, hash_str(name, len));
 	struct b2b_name_want *w;
 
 	if (!slot->want)
 		return;
 	w = &idx->want[slot->want - 1];
 	if (!w->any_id)
-		w->any_id = it->id;
-	if (!w->func_id && it->is_func)
-		w->func_id = it->id;
+		w->any_id = id;
+	if (!w->func_id && btf_is_func(t))
+		w->func_id = id;
 }
 
-/*
- * One pass over the types. The slots are probed in batches, each slot
- * prefetched when its name is hashed: a table of 100,000 names is megabytes,
- * and a probe waiting for its slot was a tenth of opening such an object.
- */
+/* One pass over the types, in ascending ids: the first type of a name and
+ * kind seen is the lowest. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 {
-	enum { BATCH = 16 };
 	const struct btf *base = btf__base_btf(btf);
 	__u32 cnt = btf__type_cnt(btf);
-	struct scan_item batch[BATCH];
-	size_t n = 0;
 
 	if (!idx->nr)
 		return;
-	/* ids ascend, and a batch is probed in order: the first type of a
-	 * name and kind seen is the lowest */
 	for (__u32 id = base ? btf__type_cnt(base) : 1; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-		struct scan_item *it = &batch[n];
+		size_t len;
 
 		if (!name || !*name)
 			continue;
-		it->len = strlen(name);
-		if (!filter_has(idx, name, it->len))
-			continue;
-		it->id = id;
-		it->name = name;
-		it->is_func = btf_is_func(t);
-		it->hash = hash_str(name, it->len);
-		__builtin_prefetch(&idx->slots[first_slot(idx, it->hash)]);
-		if (++n < BATCH)
-			continue;
-		for (size_t i = 0; i < n; i++)
-			scan_hit(idx, &batch[i]);
-		n = 0;
+		len = strlen(name);
+		if (filter_has(idx, name, len))
+			scan_hit(idx, id, t, name, len);
 	}
-	for (size_t i = 0; i < n; i++)
-		scan_hit(idx, &batch[i]);
 }
 
 void b2b_name_index_free(struct b2b_name_index *idx)

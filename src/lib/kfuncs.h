@@ -46,11 +46,10 @@ struct b2b_tag_index {
 
 /*
  * One kfunc as the library works on it: the fields of struct btf2btf_kfunc
- * (include/btf2btf.h, same names and meaning) in 56 bytes instead of 80,
- * and no impl_name (b2b_impl_name() of name when impl_named). The public
- * table is made from these on first use (btf2btf__kfunc()): at 100,000
- * kfuncs the 8 MB of it were a fifth of the peak RSS of a run that never
- * asks for it.
+ * (include/btf2btf.h, same names and meaning), packed, and no impl_name
+ * (b2b_impl_name() of name when impl_named). The public table is made from
+ * these on first use (btf2btf__kfunc()): a run that never asks for it never
+ * holds it.
  */
 struct b2b_kfunc {
 	const char *name;
@@ -86,8 +85,6 @@ int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
  * number (> 0, for b2b_name_index_found()), 0 for a name never found (empty),
  * or -ENOMEM. */
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
-/* A b2b_name_index_want() of name is coming: fetch its slot meanwhile. */
-void b2b_name_index_prefetch(const struct b2b_name_index *idx, const char *name);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
 void b2b_name_index_free(struct b2b_name_index *idx);
@@ -111,7 +108,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 struct b2b_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
 /* The same for ids met mostly in ascending order (set8 entries as a rule):
  * items[*hint] and the next one are tried before a binary search over the
- * table (a cache miss per step at 100,000 kfuncs); *hint is updated. */
+ * table; *hint is updated. */
 struct b2b_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 

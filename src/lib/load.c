@@ -149,10 +149,6 @@ static int index_names(struct btf2btf *b, int **entry_want)
 		const char *name = ent->name ? ent->name : func_name(b, ent->id);
 		int want;
 
-		/* an entry 8 on: its slot arrives while these are registered */
-		if (i + 8 < b->ids.nr_entries && b->ids.entries[i + 8].name)
-			b2b_name_index_prefetch(&b->names, b->ids.entries[i + 8].name);
-
 		if (!name)
 			continue;
 		/* an entry's own name lives as long as the handle; a FUNC's
@@ -199,7 +195,7 @@ static const char *entry_func_name(void *ctx, size_t i)
 /*
  * The set8 entries' and the kfuncs' names: the FUNCs' own in b->btf, which
  * the handle keeps (b->btf_read) when the result replaces it, instead of a
- * copy of each (2.2 MB at 100,000 kfuncs, a tenth of a run's peak). Not with
+ * copy of each. Not with
  * a base: its name index keeps pointers to the entries' names.
  */
 static int share_names(struct btf2btf *b)
