@@ -8,7 +8,10 @@
 #   BENCH_UPSTREAM=0 (no rows of Linux 7.3's resolve_btfids: it is fetched and built once),
 #   BENCH_UPSTREAM_MAX (10000: largest synthetic size upstream runs on; its per-kfunc
 #   name lookups are linear, ~80 s CPU a run at 100,000 kfuncs),
-#   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL.
+#   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL,
+#   BENCH_OLD_BTF2BTF (a btf2btf built at e70b18f: rows "btf2btf@e70b18f --features=all",
+#   for issue 26's "no row more than 20% slower"),
+#   BENCH_MODULES ("MOD.ko:VMLINUX ..." to use instead of the kernel caches' bpf_testmod.ko).
 # Everything generated goes to .cache/bench/work (git-ignored).
 set -eu
 BUILD=${1:-build}
@@ -67,13 +70,21 @@ fi
 # btf2btf --features=all and 7.3's resolve_btfids on the same raw BTF (the
 # .BTF.1 pahole --btf_encode_detached writes in the 7.3 build) and object
 # upstream ID BTF1 OBJ
+# upstream ID BTF1 OBJ [BASE]: with BASE, a module on its vmlinux (split BTF)
+OLD_B2B=${BENCH_OLD_BTF2BTF:-}
 upstream() {
-	id=$1 btf1=$2 obj=$3
+	id=$1 btf1=$2 obj=$3 ub= ob=
+	[ $# -lt 4 ] || { ub="--btf_base $4" ob="--btf-base $4"; }
+	# shellcheck disable=SC2086 # ob/ub: an option and its argument, or nothing
 	[ -z "$ALL" ] || row "$id" "btf2btf --features=all" "$W/$id.all.btf" - \
-		"$B2B" -q --features=all --btf "$btf1" -o "$W/$id.all.btf" "$obj"
+		"$B2B" -q --features=all $ob --btf "$btf1" -o "$W/$id.all.btf" "$obj"
+	# shellcheck disable=SC2086
+	[ -z "$ALL" ] || [ -z "$OLD_B2B" ] || row "$id" "btf2btf@e70b18f --features=all" \
+		"$W/$id.old.btf" - "$OLD_B2B" -q --features=all $ob --btf "$btf1" -o "$W/$id.old.btf" "$obj"
 	if [ -n "$RB73" ]; then
 		copy=$W/$id.rb73.o
-		row "$id" resolve_btfids-7.3 "$copy.BTF" "cp '$obj' '$copy'" "$RB73" --btf "$btf1" "$copy"
+		# shellcheck disable=SC2086
+		row "$id" resolve_btfids-7.3 "$copy.BTF" "cp '$obj' '$copy'" "$RB73" $ub --btf "$btf1" "$copy"
 	fi
 }
 
@@ -228,5 +239,25 @@ if [ -n "${PRE73:-}" ] && [ -f "$PRE73.BTF.1" ]; then
 else
 	skip "7.3 vmlinux" "no vmlinux with a .tmp_vmlinux1 beside it under .cache/kernel-7.3 (make kernel-test KERNEL=7.3 builds one; or set BENCH_VMLINUX73) or no pahole"
 fi
+
+# ---- input 5: modules on their vmlinux (bpf_testmod of the kernel caches) ----
+# The module's split .BTF as the build left it, both tools --btf-base the
+# vmlinux: what Kbuild runs once per module, the base parsed each time.
+MODULES=${BENCH_MODULES:-$(for k in kernel kernel-7.3; do
+	find "$ROOT/.cache/$k" -maxdepth 6 -name bpf_testmod.ko 2>/dev/null | head -1 |
+	while read -r m; do
+		v=$(find "$ROOT/.cache/$k" -maxdepth 4 -type f -name vmlinux 2>/dev/null | head -1)
+		[ -z "$v" ] || printf '%s:%s ' "$m" "$v"
+	done
+done)}
+nmod=0
+for pair in $MODULES; do
+	m=${pair%%:*} v=${pair#*:} id=module-$nmod nmod=$((nmod + 1))
+	cp "$m" "$W/$id.ko" && cp "$v" "$W/$id.vmlinux" || continue
+	objcopy -O binary --only-section=.BTF "$W/$id.ko" "$W/$id.BTF.1" || continue
+	input "$id" module "${m#$ROOT/} on ${v#$ROOT/}" "$(stat -c %s "$W/$id.BTF.1") bytes of split BTF; both tools --btf-base"
+	upstream "$id" "$W/$id.BTF.1" "$W/$id.ko" "$W/$id.vmlinux"
+done
+[ "$nmod" -gt 0 ] || skip "modules" "no bpf_testmod.ko with a vmlinux under .cache/kernel or .cache/kernel-7.3 (make kernel-test builds them; or set BENCH_MODULES)"
 
 exec "$BENCH" -r "$RUNS" -w "$WARMUP" -l "$W/log" "$SPEC"
