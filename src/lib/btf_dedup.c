@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 4 of the pipeline (open -> plan -> edit -> post-passes -> write): dedup.
+ *
  * Dedup of the transform's result. 7.3's resolve_btfids runs btf__dedup()
  * on the whole BTF; its input is pahole's output, deduplicated already, so
  * only what the transform appended (FUNCs, FUNC_PROTOs, decl and type tags,

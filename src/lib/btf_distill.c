@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 4 of the pipeline (open -> plan -> edit -> post-passes -> write): distill.
+ *
  * Distilled base, as libbpf's btf__distill_base() (1.5; Debian 12's libbpf
  * 1.1.2 lacks it) builds it for 7.3's external modules: the split BTF keeps
  * only the names and sizes of the base types it needs, in a small base

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 3 of the pipeline (open -> plan -> edit -> post-passes -> write): the edit.
+ *
  * Append-only BTF edits (see struct b2b_ext in btf_edit.h): the new types
  * are built with libbpf in a BTF of their own, then laid out after the
  * original bytes by a merge (b2b_merge_new(), then written or laid out).

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 4 of the pipeline (open -> plan -> edit -> post-passes -> write): sort.
+ *
  * Sort by name, as 7.3's resolve_btfids does (sort_btf_by_name): the
  * kernel's btf_find_by_name_kind() binary-searches vmlinux BTF from the
  * first named type on (btf_check_sorted()), so this order is part of the

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 1 of the pipeline (open -> plan -> edit -> post-passes -> write).
+ *
  * Opening: the object is opened and mapped once, sniffed (ELF or raw BTF)
  * from those bytes, its BTF (and base BTF) parsed and checked, its .BTF_ids
  * read; then the kfunc table is collected and the plan made.

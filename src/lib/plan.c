@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 2 of the pipeline (open -> plan -> edit -> post-passes -> write).
+ *
  * The plan. One pass over the .BTF_ids entries, then one over the kfuncs,
  * applies every rule once: what the transform will do to each kfunc
  * (struct b2b_kfunc: planned state and BTF2BTF_ACT_* actions) and every

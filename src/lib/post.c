@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 4 of the pipeline (open -> plan -> edit -> post-passes -> write).
+ *
  * The post-passes in the order 7.3's resolve_btfids runs them
  * (finalize_btf: dedup, distill when the module is external, sort), each
  * pass's id map composed into one map from the transform's ids to the final ones.

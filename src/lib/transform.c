@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
+ * Stage 3 of the pipeline (open -> plan -> edit -> post-passes -> write):
+ * drives the edit and the post-passes and commits their one result.
+ *
  * The transform carries out the plan (plan.c decides, this file only does).
  * For kfunc bpf_foo(int a, struct bpf_prog_aux *aux) flagged KF_IMPLICIT_ARGS:
  *
