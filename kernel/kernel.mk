@@ -14,16 +14,20 @@
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
 #   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/pahole,
 #                               or PAHOLE_ADAPTER=/usr/lib/btf2btf/pahole)
-#   make kernel-clean           remove the caches (.cache/kernel, .cache/kernel-7.3, .cache/kernel-7.2)
+#   make kernel-clean           remove the caches (KERNEL_CACHE_ROOT/kernel-{6.12,7.3,7.2})
 #
-# Cached steps live in .cache/kernel (6.12) and .cache/kernel-7.3; each is redone
-# only when the hash of its inputs (series, config fragments, btf2btf sources,
-# guest sources) changes. See kernel/README.md.
+# Cached steps live outside the clone, in KERNEL_CACHE_ROOT (/var/cache/btf2btf
+# when writable, else ~/.cache/btf2btf): kernel-6.12, kernel-7.3, kernel-7.2 and
+# kernel-7.3-s390. A fresh clone (CI's) on a machine that built them before
+# reuses them; each step is redone only when the hash of its inputs (tree,
+# series, config fragments, btf2btf sources and binary, guest sources) changes,
+# and a changed btf2btf only relinks. See kernel/README.md.
 
 KERNEL		?= 6.12 7.3
-KERNEL_CACHE	?= .cache/kernel
-KERNEL_CACHE_7.3 ?= .cache/kernel-7.3
-KERNEL_CACHE_7.2 ?= .cache/kernel-7.2
+KERNEL_CACHE_ROOT ?= $(if $(shell test -w /var/cache && echo w),/var/cache/btf2btf,$(HOME)/.cache/btf2btf)
+KERNEL_CACHE	?= $(KERNEL_CACHE_ROOT)/kernel-6.12
+KERNEL_CACHE_7.3 ?= $(KERNEL_CACHE_ROOT)/kernel-7.3
+KERNEL_CACHE_7.2 ?= $(KERNEL_CACHE_ROOT)/kernel-7.2
 KERNEL_JOBS	?= $(shell nproc)
 KTEST_6.12	:= kernel/scripts/ktest.sh
 KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
@@ -40,7 +44,7 @@ KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_J
 KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER)) \
-		  KCACHE=$(KERNEL_CACHE_7.2) JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
+		  KCACHE=$(KERNEL_CACHE_7.2) KFETCH=$(KERNEL_CACHE_7.2)/fetch JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 KTEST_ADAPTER_DEP = $(if $(filter 7.2,$(KERNEL)),$(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER)))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
@@ -50,8 +54,10 @@ ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV
 
 .PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
 
+# KERNEL_STEP: the proof's step to run (all; or one the script names, e.g. btf for 7.2)
+KERNEL_STEP	?= all
 kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3 7.2,$(KERNEL)),$(DIFF_CANON))
-	$(call ktest,all)
+	$(call ktest,$(KERNEL_STEP))
 
 kernel-build: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP)
 	$(call ktest,guest)

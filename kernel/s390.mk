@@ -10,7 +10,7 @@
 #                               not boot with Debian 12's QEMU 7.2: kernel/README.md)
 #   make kernel-clean-s390      remove its cache
 
-KERNEL_CACHE_S390 ?= /var/cache/btf2btf/kernel-7.3-s390
+KERNEL_CACHE_S390 ?= $(KERNEL_CACHE_ROOT)/kernel-7.3-s390
 S390_STEPS	?= all
 KTEST_ENV_S390	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_S390) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))

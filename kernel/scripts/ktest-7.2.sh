@@ -14,7 +14,7 @@
 #
 # btf = negative + uaf + oracle (.ci/run); all = btf + boot. Environment: PAHOLE_ADAPTER (default
 # build/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
-# KCACHE (default .cache/kernel-7.2), JOBS, QEMU_TIMEOUT (s), CLANG.
+# KCACHE (default /var/cache/btf2btf/kernel-7.2), JOBS, QEMU_TIMEOUT (s), CLANG.
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
 
@@ -30,8 +30,8 @@ VER=7.2
 SUITE=trixie-backports
 KDIR=kernel
 PKG=linux-source-$VER
-KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel-$VER}" && cd "${KCACHE:-.cache/kernel-$VER}" && pwd)
-FETCH=${KFETCH:-$TOP/.cache/linux-$VER}
+KCACHE=$(mkdir -p "${KCACHE:-/var/cache/btf2btf/kernel-$VER}" && cd "${KCACHE:-/var/cache/btf2btf/kernel-$VER}" && pwd)
+FETCH=${KFETCH:-$KCACHE/fetch}
 OBJ=$KCACHE/build
 TESTMOD=$KCACHE/testmod
 GUEST=$KCACHE/guest

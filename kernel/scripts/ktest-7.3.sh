@@ -13,7 +13,7 @@
 #                               differential|failstop|check-patches]
 #
 # all = boot + differential + failstop. Environment: BTF2BTF (path of the
-# btf2btf binary, default build/btf2btf), KCACHE (default .cache/kernel-7.3),
+# btf2btf binary, default build/btf2btf), KCACHE (default /var/cache/btf2btf/kernel-7.3),
 # JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -30,7 +30,7 @@ VER=7.3
 SUITE=trixie-backports
 KDIR=kernel
 PKG=linux-source-$VER
-KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel-$VER}" && cd "${KCACHE:-.cache/kernel-$VER}" && pwd)
+KCACHE=$(mkdir -p "${KCACHE:-/var/cache/btf2btf/kernel-$VER}" && cd "${KCACHE:-/var/cache/btf2btf/kernel-$VER}" && pwd)
 # the pristine tree, shared with make differential (scripts/oracle-resolve-btfids.sh)
 FETCH=${KFETCH:-$TOP/.cache/linux-$VER}
 SRC=$KCACHE/src/$PKG

@@ -9,7 +9,7 @@
 #   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|build-failures|negative|reloc|check-patches]
 #
 # Environment: BTF2BTF (path of the btf2btf binary, default build/btf2btf),
-# KCACHE (default .cache/kernel), JOBS (default nproc), QEMU_TIMEOUT (s).
+# KCACHE (default /var/cache/btf2btf/kernel-6.12), JOBS (default nproc), QEMU_TIMEOUT (s).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
 
@@ -25,7 +25,7 @@ KTEST_NAME=ktest
 KDIR=kernel
 TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 PKG=linux-source-6.12
-KCACHE=$(mkdir -p "${KCACHE:-.cache/kernel}" && cd "${KCACHE:-.cache/kernel}" && pwd)
+KCACHE=$(mkdir -p "${KCACHE:-/var/cache/btf2btf/kernel-6.12}" && cd "${KCACHE:-/var/cache/btf2btf/kernel-6.12}" && pwd)
 SRC=$KCACHE/src/$PKG
 OBJ=$KCACHE/build
 GUEST=$KCACHE/guest
