@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # The object sets a guest loads with BPF_BTF_LOAD (kernel/guest/btf-accept/):
-# the BTF of every object of the differential (make differential, its work
-# directory WORK), as raw native BTF files the kernel takes (split BTF joined
-# to its base by btf-flatten).
+# the BTF of the differential's objects (make differential, its work
+# directory WORK) whose input the guest's kernel loads -- its fixtures and
+# its kernel-valid random batches (6.12: kv612_*, no kind_flag decl tag; 7.3:
+# kv73_* too), not the random objects with unnamed FUNC parameters (rand*,
+# which every kernel refuses: "Invalid arg#N") -- as raw native BTF files
+# (split BTF joined to its base by btf-flatten).
 #
 #   btf-accept-sets.sh OUT WORK SET...
 #
@@ -19,7 +22,7 @@
 # whose input the guest's kernel refuses is judged apart (btf_accept.h).
 # When WORK holds no results, make differential runs first (DIFF_WORK=WORK).
 # Environment: BTF2BTF, BTFCANON (build/tests/btfcanon, for upstream), ENDIAN
-# (little or big, the guest's). Writes
+# (little or big, the guest's), KERNEL (6.12 or 7.3, the guest's). Writes
 # OUT/SET/{label,refuse,*.btf}; builds btf-flatten (host, Debian's libbpf).
 
 set -euo pipefail
@@ -28,14 +31,20 @@ OUT=${1:?usage: btf-accept-sets.sh OUT WORK SET...}
 WORK=${2:?usage: btf-accept-sets.sh OUT WORK SET...}
 shift 2
 ENDIAN=${ENDIAN:-little}
+KERNEL=${KERNEL:?KERNEL (6.12 or 7.3) not set}
+case $KERNEL in
+6.12) objects='^(fx-|kv612_)' ;;
+7.3) objects='^(fx-|kv612_|kv73_)' ;;
+*) echo "btf-accept-sets: error: KERNEL $KERNEL: 6.12 or 7.3" >&2; exit 1 ;;
+esac
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 die() { printf 'btf-accept-sets: error: %s\n' "$*" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! [ -f "$WORK/cases" ] || ! [ -d "$WORK/res" ]; then
-	printf '==> btf-accept: no differential results in %s: make differential\n' "$WORK"
+if ! [ -f "$WORK/cases" ] || ! [ -d "$WORK/res" ] || ! grep -q '^kv612_' "$WORK/cases"; then
+	printf '==> btf-accept: no (kernel-valid) differential results in %s: make differential\n' "$WORK"
 	# (a cross build's ARCH and CROSS_COMPILE are not the oracle's)
 	env -u ARCH -u CROSS_COMPILE DIFF_WORK="$WORK" make -C "$TOP" differential \
 		> "$tmp/differential.log" 2>&1 ||
@@ -67,14 +76,15 @@ for set in "$@"; do
 	rm -rf "$d"
 	mkdir -p "$d"
 	: > "$d/refuse"
-	total=$(wc -l < "$WORK/cases")
+	grep -E "$objects" "$WORK/cases" > "$tmp/cases"
+	total=$(wc -l < "$tmp/cases")
 	case $set in
 	btf2btf-all)
 		while read -r name kind base; do
 			[ -f "$WORK/ours/$name.BTF" ] || continue
 			[ "$kind" != module-distill ] || base=$WORK/ours/$name.BTF.base
 			echo "$name $WORK/ours/$name.BTF $base"
-		done < "$WORK/cases" | fill "$d"
+		done < "$tmp/cases" | fill "$d"
 		label="btf2btf --features=all"
 		;;
 	btf2btf)
@@ -91,7 +101,7 @@ for set in "$@"; do
 			}
 			[ "$kind" != module-distill ] || base=$tmp/$name.BTF.base
 			echo "$name $tmp/$name.BTF $base"
-		done < "$WORK/cases" | fill "$d"
+		done < "$tmp/cases" | fill "$d"
 		label="btf2btf (default features)"
 		;;
 	upstream)
@@ -108,14 +118,14 @@ for set in "$@"; do
 			if "$BTFCANON" "${canon_base[@]}" "$f" | grep ' DANGLING$' > /dev/null; then
 				echo "$name" >> "$d/refuse"
 			fi
-		done < "$WORK/cases" | fill "$d"
+		done < "$tmp/cases" | fill "$d"
 		label="7.3 resolve_btfids"
 		;;
 	*) die "unknown set $set" ;;
 	esac
 	n=$(find "$d" -name '*.btf' ! -name '*.in.btf' | wc -l)
 	[ "$n" -gt 0 ] || die "set $set: no objects"
-	echo "$label, $n of the differential's $total objects written" > "$d/label"
+	echo "$label, $n of $total objects (the differential's fixtures and $KERNEL-valid random ones)" > "$d/label"
 	printf '==> btf-accept: %s: %s objects, %s expected refused\n' \
 		"$set" "$n" "$(wc -l < "$d/refuse")"
 done

@@ -194,7 +194,7 @@ step_guest() {
 		"$KDIR/guest/$VER/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
 		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
-	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
+	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=7.3 kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"

@@ -115,7 +115,7 @@ step_guest() {
 	echo "the running kernel's /sys/kernel/btf/vmlinux" > "$GUEST/root/btf-accept/kernel/label"
 	: > "$GUEST/root/btf-accept/kernel/refuse"
 	ln -s /sys/kernel/btf/vmlinux "$GUEST/root/btf-accept/kernel/vmlinux.btf"
-	BTF2BTF=$BTF2BTF ENDIAN=big kernel/scripts/btf-accept-sets.sh \
+	BTF2BTF=$BTF2BTF ENDIAN=big KERNEL=7.3 kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"

@@ -193,7 +193,7 @@ step_guest() {
 		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
 		-lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
-	BTF2BTF=$BTF2BTF ENDIAN=little kernel/scripts/btf-accept-sets.sh \
+	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=6.12 kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"

@@ -3,8 +3,12 @@
 #
 # The differential against upstream: Linux 7.3's resolve_btfids (the oracle,
 # scripts/oracle-resolve-btfids.sh) and `btf2btf --features=all` on the same
-# inputs -- every fixture of `make fixtures` and DIFF_N random objects
-# (fixtures/random.c, seeded) -- compared by a name-based canonical form
+# inputs -- every fixture of `make fixtures`, DIFF_N random objects
+# (fixtures/random.c, seeded; FUNCs with unnamed parameters among them) and
+# two batches of DIFF_N_KERNEL random objects whose BTF the kernel loads
+# (mkfixture random --kernel-valid: kv612_*, no kind_flag decl tag, for 6.12;
+# kv73_*, with them, for 7.3; the guests' BPF_BTF_LOAD judges these,
+# kernel/scripts/btf-accept-sets.sh) -- compared by a name-based canonical form
 # (btfcanon: each type spelled out by kinds, names, members and parameters,
 # sorted, compared as a multiset).
 #
@@ -27,7 +31,8 @@
 #
 # Environment: DIFF_FEATURES (btf2btf's feature option, default
 # --features=all; set it empty to see where plain btf2btf stands), DIFF_SEED (default 20261203; "random": from the clock),
-# DIFF_N (random objects, default 300), DIFF_SHOW (differences shown in full,
+# DIFF_N (random objects, default 300), DIFF_N_KERNEL (each kernel-valid
+# batch, default 150; seeds DIFF_SEED+1 and +2), DIFF_SHOW (differences shown in full,
 # default 3), DIFF_NO_DEDUP (non-empty: random BTF with duplicate types,
 # which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default BUILD_DIR/differential: each build its own).
 set -uo pipefail
@@ -42,6 +47,7 @@ FX=$ROOT/$BUILD/fixtures
 SEED=${DIFF_SEED:-20261203}
 [ "$SEED" = random ] && SEED=$(date +%s)
 N=${DIFF_N:-300}
+NK=${DIFF_N_KERNEL:-150}
 SHOW=${DIFF_SHOW:-3}
 W=${DIFF_WORK:-$ROOT/$BUILD/differential}
 PAHOLE=${PAHOLE:-pahole}
@@ -55,11 +61,14 @@ echo "differential: btf2btf $B2B $FEATURES"
 if [ -n "$FEATURES" ] && ! "$B2B" "$FEATURES" --help >/dev/null 2>&1; then
 	echo "differential: NOTE: $B2B does not accept $FEATURES (issue 12 items 1-4 not merged yet): every object it must rewrite will differ"
 fi
-echo "differential: seed $SEED, $N random objects (DIFF_SEED=$SEED DIFF_N=$N make differential reproduces this run)"
+echo "differential: seed $SEED, $N random objects and 2 x $NK kernel-valid ones (DIFF_SEED=$SEED DIFF_N=$N DIFF_N_KERNEL=$NK make differential reproduces this run)"
 
 # ---- the inputs: NAME KIND [BASE] into $W/cases ----
 CASES=$W/cases
-"$MKF" random "$SEED" "$N" "$W/in" ${DIFF_NO_DEDUP:+--no-dedup} || { echo "differential: error: mkfixture random failed" >&2; exit 1; }
+{ "$MKF" random "$SEED" "$N" "$W/in" ${DIFF_NO_DEDUP:+--no-dedup} &&
+  "$MKF" random "$((SEED + 1))" "$NK" "$W/in" ${DIFF_NO_DEDUP:+--no-dedup} --kernel-valid --prefix=kv612_ &&
+  "$MKF" random "$((SEED + 2))" "$NK" "$W/in" ${DIFF_NO_DEDUP:+--no-dedup} --kernel-valid=tag-kflag --prefix=kv73_; } ||
+	{ echo "differential: error: mkfixture random failed" >&2; exit 1; }
 while read -r name kind _; do
 	base=-
 	[ "$kind" = vmlinux ] || base=$W/in/$name.base
@@ -241,7 +250,7 @@ if [ "$diffs" -ne 0 ]; then
 	echo
 fi
 
-echo "differential: $total objects ($N random, seed $SEED; $nfix fixtures)"
+echo "differential: $total objects ($N random, seed $SEED; $((2 * NK)) kernel-valid random; $nfix fixtures)"
 echo "  same:               $((same)) ($bytes byte-identical)"
 echo "  documented:         $doc (upstream leaves $dtags decl tags of dropped parameters on the reduced kfunc; btf2btf moves them to _impl)"
 echo "  documented refusal: $resolved (.BTF_ids resolved already: btf2btf will not renumber the types its ids name)"

@@ -4,9 +4,9 @@
 #  1. classify.awk on canned diffs: the documented difference is recognised,
 #     anything else is not;
 #  2. run.sh with upstream behind btf2btf's command line
-#     (upstream-as-btf2btf.sh) on DIFF_SELFTEST_N random objects: every one
-#     must come out the same and byte-identical (no false differences, and
-#     the byte count works).
+#     (upstream-as-btf2btf.sh) on DIFF_SELFTEST_N random objects and 2 x 5
+#     kernel-valid ones: every one must come out the same and byte-identical
+#     (no false differences, and the byte count works).
 #   tests/differential/selftest.sh BUILD_DIR RESOLVE_BTFIDS
 set -uo pipefail
 BUILD=$1 RB=$2
@@ -28,7 +28,7 @@ check "1 0" "$moved"
 check "1 1" "$dangling" "$other"
 check "1 1" "$dangling" "> func 'bpf_x' linkage=1 proto() -> void"
 
-out=$(ORACLE=$RB DIFF_BTF2BTF="$D/upstream-as-btf2btf.sh" DIFF_N=${DIFF_SELFTEST_N:-40} \
+out=$(ORACLE=$RB DIFF_BTF2BTF="$D/upstream-as-btf2btf.sh" DIFF_N=${DIFF_SELFTEST_N:-40} DIFF_N_KERNEL=5 \
       DIFF_WORK=$PWD/$BUILD/differential-selftest "$D/run.sh" "$BUILD" "$RB" 2>&1) ||
 	fail "upstream against itself: $(printf '%s\n' "$out" | tail -5)"
 total=$(printf '%s\n' "$out" | sed -n 's/^differential: \([0-9]*\) objects.*/\1/p')
