@@ -1241,7 +1241,8 @@ static void diff_fixture(const char *fixture)
 	struct krow rows[16] = { 0 };
 	char *lines[128], *tsv, *want;
 	struct run r, k, j;
-	size_t n, nk, nchanged = 0;
+	size_t n, nk, nchanged = 0, nadded = 0, nremoved = 0, added = 0, removed = 0;
+	size_t nimpl = 0, nproto = 0;
 	uint32_t ocnt, ncnt;
 
 	th_copy(old, new);
@@ -1259,9 +1260,15 @@ static void diff_fixture(const char *fixture)
 	/* the prototypes --kfuncs announced are the ones --diff sees change */
 	run_cli(&k, 0, (const char *[]){ "btf2btf", "--kfuncs", old, NULL });
 	nk = parse_kfuncs(k.out, rows, 16);
+	for (size_t q = 0; q < nk; q++) {
+		nimpl += !strcmp(rows[q].col[6], "new");
+		nproto += strcmp(rows[q].col[7], rows[q].bpf) != 0;
+	}
+	assert_true(nimpl > 0 && nproto > 0);
 	{
 		char *text = xstrdup(r.out), *hdr;
-		size_t added = 0, changed_m = 0, changed_p = 0;
+		size_t changed_m = 0, changed_p = 0, added_f = 0;
+		uint32_t last = 0;
 		int section = -1;
 
 		n = split_lines(text, lines, 128);
@@ -1274,36 +1281,77 @@ static void diff_fixture(const char *fixture)
 		for (size_t i = 2; i < n; i++) {
 			if (!strncmp(lines[i], "types added: ", 13)) {
 				section = 0;
-				assert_int_equal(atoi(lines[i] + 13), ncnt - ocnt);
+				nadded = atoi(lines[i] + 13);
 			} else if (!strncmp(lines[i], "types changed: ", 15)) {
 				section = 1;
 				nchanged = atoi(lines[i] + 15);
-			} else if (!strcmp(lines[i], "types removed: 0") ||
-				   !strcmp(lines[i], "FUNCs removed: 0")) {
+			} else if (!strncmp(lines[i], "types removed: ", 15)) {
+				section = 4;
+				nremoved = atoi(lines[i] + 15);
+			} else if (!strcmp(lines[i], "FUNCs removed: 0")) {
 				section = 9;
 			} else if (!strncmp(lines[i], "FUNCs added: ", 13)) {
 				section = 2;
-				assert_int_equal(atoi(lines[i] + 13), 4);
+				assert_int_equal(atoi(lines[i] + 13), nimpl);
 			} else if (!strncmp(lines[i], "FUNC prototypes changed: ", 25)) {
 				section = 3;
-				assert_int_equal(atoi(lines[i] + 25), 4);
+				assert_int_equal(atoi(lines[i] + 25), nproto);
 			} else if (section == 0) {
-				/* bpftool raw format lines of the new types */
+				/* bpftool raw format lines of the new types, by id:
+				 * the _impl FUNCs --kfuncs announced, their
+				 * prototypes, decl tags moved to them */
+				const struct btf_type *t;
+				uint32_t id;
+
 				assert_int_equal(lines[i][0], '+');
-				if (lines[i][1] == '[') {
-					assert_int_equal((uint32_t)atoi(lines[i] + 2), ocnt + 1 + added);
-					added++;
+				if (lines[i][1] != '[')
+					continue;
+				id = atoi(lines[i] + 2);
+				assert_true(id > last);
+				last = id;
+				t = btf__type_by_id(nb, id);
+				assert_non_null(t);
+				assert_true(btf_is_func(t) || btf_is_func_proto(t) || btf_is_decl_tag(t));
+				if (btf_is_func(t)) {
+					const char *name = btf__name_by_offset(nb, t->name_off);
+					bool found = false;
+
+					for (size_t q = 0; q < nk; q++) {
+						char *impl = xfmt("%s_impl", rows[q].col[1]);
+
+						found |= !strcmp(rows[q].col[6], "new") && !strcmp(impl, name);
+						free(impl);
+					}
+					if (!found)
+						fail_msg("added FUNC not an _impl --kfuncs announced: %s", name);
+					added_f++;
 				}
+				added++;
 			} else if (section == 1) {
-				/* the 5 kfuncs repointed; decl tags on dropped
-				 * parameters moved to _impl */
-				assert_true(lines[i][0] == '-' || lines[i][0] == '+');
-				if (strstr(lines[i], "] FUNC '")) {
-					changed_m += lines[i][0] == '-';
-					changed_p += lines[i][0] == '+';
-				} else {
-					assert_non_null(strstr(lines[i], "] DECL_TAG '"));
-				}
+				/* the kfuncs repointed to their reduced prototype:
+				 * "-[id] FUNC 'name'" then "+[id] FUNC 'name'" */
+				char *name;
+				bool found = false;
+
+				assert_true(lines[i][0] == '-' && i + 1 < n && lines[i + 1][0] == '+');
+				name = strstr(lines[i], "] FUNC '");
+				assert_non_null(name);
+				name += strlen("] FUNC '");
+				*strchr(name, '\'') = 0;
+				assert_non_null(strstr(lines[i + 1], "] FUNC '"));
+				assert_true(!strncmp(strstr(lines[i + 1], "] FUNC '") + 8, name, strlen(name)));
+				for (size_t q = 0; q < nk; q++)
+					found |= !strcmp(rows[q].col[1], name) && strcmp(rows[q].col[7], rows[q].bpf);
+				if (!found)
+					fail_msg("changed FUNC not announced by --kfuncs: %s", name);
+				changed_m++;
+				changed_p++;
+				i++;
+			} else if (section == 4) {
+				/* only decl tags moved off a dropped parameter */
+				assert_int_equal(lines[i][0], '-');
+				assert_non_null(strstr(lines[i], "] DECL_TAG '"));
+				removed++;
 			} else if (section == 2) {
 				assert_true(!strncmp(lines[i], "+[", 2));
 				assert_non_null(strstr(lines[i], "_impl("));
@@ -1330,9 +1378,13 @@ static void diff_fixture(const char *fixture)
 				fail_msg("unexpected line %s", lines[i]);
 			}
 		}
-		assert_int_equal(added, ncnt - ocnt);
-		assert_int_equal(changed_m, 4);	/* the typedef one keeps its proto */
-		assert_int_equal(changed_p, 4);
+		assert_int_equal(added, nadded);
+		assert_int_equal(added_f, nimpl);
+		assert_int_equal(removed, nremoved);
+		/* the typedef one keeps its proto */
+		assert_int_equal(changed_m, nproto);
+		assert_int_equal(changed_p, nproto);
+		assert_int_equal(nchanged, nproto);
 		free(text);
 	}
 
@@ -1343,15 +1395,15 @@ static void diff_fixture(const char *fixture)
 			"(.types_changed|length), (.types_removed|length), (.funcs_added|length), "
 			"(.funcs_removed|length), (.protos_changed|length), (keys_unsorted|join(\",\")), "
 			".old.base_types, .new.base_types] | @tsv");
-	want = xfmt("%s\t%u\t%s\t%u\t%u\t%zu\t0\t4\t0\t4\told,new,types_added,types_changed,"
+	want = xfmt("%s\t%u\t%s\t%u\t%zu\t%zu\t%zu\t%zu\t0\t%zu\told,new,types_added,types_changed,"
 		    "types_removed,funcs_added,funcs_removed,protos_changed\t0\t0\n",
-		    old, ocnt, new, ncnt, ncnt - ocnt, nchanged);
+		    old, ocnt, new, ncnt, nadded, nchanged, nremoved, nimpl, nproto);
 	assert_string_equal(tsv, want);
 	free(want);
 	free(tsv);
 	tsv = jq(j.out, ".types_added[] | [.id, .kind, .name] | @tsv");
 	n = split_lines(tsv, lines, 128);
-	assert_int_equal(n, ncnt - ocnt);
+	assert_int_equal(n, nadded);
 	for (size_t i = 0; i < n; i++) {
 		char *f[4];
 		const struct btf_type *t;
@@ -1359,7 +1411,7 @@ static void diff_fixture(const char *fixture)
 
 		assert_int_equal(split_tabs(lines[i], f, 4), 3);
 		id = atoi(f[0]);
-		assert_int_equal(id, ocnt + 1 + i);
+		assert_true(id >= 1 && id <= ncnt);
 		t = btf__type_by_id(nb, id);
 		assert_string_equal(f[1], btf_is_func(t) ? "FUNC" : btf_is_func_proto(t) ? "FUNC_PROTO"
 									: "DECL_TAG");
@@ -1369,11 +1421,13 @@ static void diff_fixture(const char *fixture)
 	free(tsv);
 	tsv = jq(j.out, "[.types_changed[] | select(.kind == \"FUNC\" and .old_kind == \"FUNC\" "
 			"and .name == .old_name)] | length");
-	assert_string_equal(tsv, "4\n");
+	want = xfmt("%zu\n", nproto);
+	assert_string_equal(tsv, want);
+	free(want);
 	free(tsv);
 	tsv = jq(j.out, ".protos_changed[] | [.name, .old_id, .new_id, .old_proto, .new_proto] | @tsv");
 	n = split_lines(tsv, lines, 128);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, nproto);
 	for (size_t i = 0; i < n; i++) {
 		char *f[6];
 		bool found = false;
@@ -1392,7 +1446,7 @@ static void diff_fixture(const char *fixture)
 	free(tsv);
 	tsv = jq(j.out, ".funcs_added[] | [.name, .id, .proto] | @tsv");
 	n = split_lines(tsv, lines, 128);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, nimpl);
 	for (size_t i = 0; i < n; i++) {
 		char *f[4];
 
@@ -1418,7 +1472,7 @@ static void diff_fixture(const char *fixture)
 	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", new, old, NULL });
 	tsv = jq(j.out, "[(.types_added|length), (.types_removed|length), (.funcs_removed|length), "
 			"(.protos_changed|length)] | @tsv");
-	want = xfmt("0\t%u\t4\t4\n", ncnt - ocnt);
+	want = xfmt("%zu\t%zu\t%zu\t%zu\n", nremoved, nadded, nimpl, nproto);
 	assert_string_equal(tsv, want);
 	free(want);
 	free(tsv);
@@ -1445,6 +1499,129 @@ static void test_diff_clang(void **state)
 {
 	(void)state;
 	diff_fixture("kfuncs.clang.o");
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* names, sorted, joined by "," then a newline: what jq's sort|join prints */
+static char *joined(char **names, size_t n)
+{
+	char *s = xstrdup(""), *t;
+
+	qsort(names, n, sizeof(*names), cmp_strp);
+	for (size_t i = 0; i <= n; i++) {
+		t = i < n ? xfmt("%s%s%s", s, i ? "," : "", names[i]) : xfmt("%s\n", s);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * Types are matched by name and by where they are used, not by id: a copy
+ * sorted (and deduplicated) has no difference although every id moved, and
+ * the transform followed by sort still shows its _impl FUNCs and reduced
+ * prototypes, as --kfuncs announces them.
+ */
+static void diff_sorted(const char *fixture)
+{
+	static const char *const feats[] = { "--features=sort", "--features=dedup,sort" };
+	const char *old = th_copy_fixture(fixture, "old.o");
+	char *sorted = xstrdup(th_path("sorted.btf")), *moved = xstrdup(th_path("moved.btf"));
+	char *impls[16], *protos[16], *tsv, *want;
+	struct krow rows[16] = { 0 };
+	struct btf *ob, *sb;
+	struct run r, k;
+	size_t nk, nimpl = 0, nproto = 0, nmoved = 0;
+
+	run_cli(&k, 0, (const char *[]){ "btf2btf", "--kfuncs", old, NULL });
+	nk = parse_kfuncs(k.out, rows, 16);
+	for (size_t q = 0; q < nk; q++) {
+		if (!strcmp(rows[q].col[6], "new"))
+			impls[nimpl++] = xfmt("%s_impl", rows[q].col[1]);
+		if (strcmp(rows[q].col[7], rows[q].bpf))
+			protos[nproto++] = xstrdup(rows[q].col[1]);
+	}
+	assert_true(nimpl > 0 && nproto > 0);
+
+	for (size_t f = 0; f < 2; f++) {
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", feats[f], "-o", sorted, old, NULL });
+		th_run_free(&r);
+		/* the sort moved types: an id diff would see them all changed */
+		ob = th_parse(old, NULL);
+		sb = th_parse(sorted, NULL);
+		for (uint32_t id = 1; id < btf__type_cnt(ob) && id < btf__type_cnt(sb); id++)
+			nmoved += btf_kind(btf__type_by_id(ob, id)) != btf_kind(btf__type_by_id(sb, id)) ||
+				  strcmp(btf__name_by_offset(ob, btf__type_by_id(ob, id)->name_off),
+					 btf__name_by_offset(sb, btf__type_by_id(sb, id)->name_off));
+		assert_true(nmoved > 0);
+		btf__free(ob);
+		btf__free(sb);
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", old, sorted, NULL });
+		assert_non_null(strstr(r.out, "\ntypes added: 0\ntypes changed: 0\ntypes removed: 0\n"
+					      "FUNCs added: 0\nFUNCs removed: 0\nFUNC prototypes changed: 0\n"));
+		th_run_free(&r);
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", sorted, old, NULL });
+		tsv = jq(r.out, "[.types_added, .types_changed, .types_removed, .funcs_added, "
+				".funcs_removed, .protos_changed] | map(length) | add");
+		assert_string_equal(tsv, "0\n");
+		free(tsv);
+		th_run_free(&r);
+	}
+
+	/* transformed, deduplicated and sorted: only what the transform did */
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", "--features=implicit_args,dedup,sort", "-o",
+					 moved, old, NULL });
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", old, moved, NULL });
+	tsv = jq(r.out, ".funcs_added | map(.name) | sort | join(\",\")");
+	want = joined(impls, nimpl);
+	assert_string_equal(tsv, want);
+	free(want);
+	free(tsv);
+	tsv = jq(r.out, ".protos_changed | map(.name) | sort | join(\",\")");
+	want = joined(protos, nproto);
+	assert_string_equal(tsv, want);
+	free(tsv);
+	/* the changed types are those FUNCs, repointed */
+	tsv = jq(r.out, ".types_changed | map(select(.kind == \"FUNC\" and .name == .old_name)"
+			" | .name) | sort | join(\",\")");
+	assert_string_equal(tsv, want);
+	free(tsv);
+	tsv = jq(r.out, "[(.types_changed | length), (.funcs_removed | length), "
+			"(.types_added | map(select(.kind == \"FUNC\")) | length), "
+			"(.types_removed | map(select(.kind != \"DECL_TAG\")) | length)] | @tsv");
+	free(want);
+	want = xfmt("%zu\t0\t%zu\t0\n", nproto, nimpl);
+	assert_string_equal(tsv, want);
+	free(want);
+	free(tsv);
+	th_run_free(&r);
+
+	for (size_t i = 0; i < nimpl; i++)
+		free(impls[i]);
+	for (size_t i = 0; i < nproto; i++)
+		free(protos[i]);
+	free_rows(rows, nk);
+	th_run_free(&k);
+	free(sorted);
+	free(moved);
+	th_cleanup();
+}
+
+static void test_diff_sorted_gcc(void **state)
+{
+	(void)state;
+	diff_sorted("kfuncs.gcc.o");
+}
+
+static void test_diff_sorted_clang(void **state)
+{
+	(void)state;
+	diff_sorted("kfuncs.clang.o");
 }
 
 static void test_diff_split(void **state)
@@ -1601,6 +1778,8 @@ int main(void)
 		cmocka_unit_test(test_kfuncs_conflict),
 		cmocka_unit_test(test_diff_gcc),
 		cmocka_unit_test(test_diff_clang),
+		cmocka_unit_test(test_diff_sorted_gcc),
+		cmocka_unit_test(test_diff_sorted_clang),
 		cmocka_unit_test(test_diff_split),
 		cmocka_unit_test(test_diff_kfuncs),
 		cmocka_unit_test(test_diff_usage),

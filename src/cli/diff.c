@@ -3,13 +3,14 @@
  * --diff OLD NEW: what NEW's BTF adds to OLD's, for a build log or a
  * review of what the transform did.
  *
- *   types: by id (ids below both counts compared field by field, names as
- *   strings), printed in the bpftool raw format: added, changed, removed;
+ *   types: by name and kind, or by where they are used (below), printed in
+ *   the bpftool raw format: added, changed, removed;
  *   FUNCs: by name (same-named FUNCs paired in id order), their prototypes
  *   compared as C text: added, removed, prototype changed.
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,74 +30,339 @@ struct side {
 	struct names funcs;
 };
 
-static bool same_str(const struct btf *a, uint32_t ao, const struct btf *b, uint32_t bo)
-{
-	const char *x = btf__name_by_offset(a, ao), *y = btf__name_by_offset(b, bo);
+/*
+ * Types are matched by what they are, not by id, so that a diff survives
+ * sort and dedup (which renumber every type):
+ *   - a named STRUCT, UNION, ENUM, ENUM64, FWD, TYPEDEF, INT, FLOAT, FUNC,
+ *     VAR or DATASEC by kind and name;
+ *   - PTR, CONST, VOLATILE, RESTRICT, TYPE_TAG, ARRAY, FUNC_PROTO and
+ *     DECL_TAG by what they point at (their key is their whole contents);
+ *   - an anonymous STRUCT, UNION, ENUM or ENUM64 by where it is used: the
+ *     shortest path from a named type (member, parameter, pointer...) to it.
+ * Same-keyed types are then compared by their contents, with the ids they
+ * reference replaced by keys. Identical (key, contents) pairs count once:
+ * dedup merges them.
+ */
+struct keys {
+	const struct btf *btf;
+	uint32_t cnt;
+	char **key, **use;	/* memo by id */
+	uint8_t *busy;		/* 1: key being built, 2: use being built */
+	uint32_t *ref_first;	/* referrers of id: refs[ref_first[id] .. ref_first[id + 1]) */
+	struct ref { uint32_t from; int idx; } *refs;
+};
 
-	return x && y ? !strcmp(x, y) : x == y;
+static char *xfmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *xfmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
 }
 
-/* Same type, field by field; names compared as strings. */
-static bool same_type(const struct btf *a, const struct btf *b, uint32_t id)
+static const char *str_at(const struct btf *btf, uint32_t off)
 {
-	const struct btf_type *x = btf__type_by_id(a, id), *y = btf__type_by_id(b, id);
-	uint16_t n;
+	const char *s = btf__name_by_offset(btf, off);
 
-	if (!x || !y)
-		return x == y;
-	if (x->info != y->info || x->size != y->size || !same_str(a, x->name_off, b, y->name_off))
-		return false;
-	n = btf_vlen(x);
-	switch (btf_kind(x)) {
-	case BTF_KIND_INT:
-		return *(const uint32_t *)(x + 1) == *(const uint32_t *)(y + 1);
+	return s ? s : "";
+}
+
+static const char *kind_str(const struct btf_type *t)
+{
+	return btf2btf__kind_name(btf_kind(t));
+}
+
+/* Calls fn for every type id t references, with its position. */
+static void for_each_ref(const struct btf_type *t, void (*fn)(void *, uint32_t, int), void *ctx)
+{
+	uint16_t n = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FUNC: case BTF_KIND_VAR:
+		fn(ctx, t->type, 0);
+		break;
 	case BTF_KIND_ARRAY:
-		return !memcmp(btf_array(x), btf_array(y), sizeof(struct btf_array));
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		for (uint16_t i = 0; i < n; i++) {
-			const struct btf_member *m = btf_members(x) + i, *o = btf_members(y) + i;
-
-			if (m->type != o->type || m->offset != o->offset ||
-			    !same_str(a, m->name_off, b, o->name_off))
-				return false;
-		}
-		return true;
-	case BTF_KIND_ENUM:
-		for (uint16_t i = 0; i < n; i++) {
-			const struct btf_enum *m = btf_enum(x) + i, *o = btf_enum(y) + i;
-
-			if (m->val != o->val || !same_str(a, m->name_off, b, o->name_off))
-				return false;
-		}
-		return true;
-	case BTF_KIND_ENUM64:
-		for (uint16_t i = 0; i < n; i++) {
-			const struct btf_enum64 *m = btf_enum64(x) + i, *o = btf_enum64(y) + i;
-
-			if (m->val_lo32 != o->val_lo32 || m->val_hi32 != o->val_hi32 ||
-			    !same_str(a, m->name_off, b, o->name_off))
-				return false;
-		}
-		return true;
+		fn(ctx, btf_array(t)->type, 0);
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (uint16_t i = 0; i < n; i++)
+			fn(ctx, btf_members(t)[i].type, i);
+		break;
 	case BTF_KIND_FUNC_PROTO:
-		for (uint16_t i = 0; i < n; i++) {
-			const struct btf_param *m = btf_params(x) + i, *o = btf_params(y) + i;
-
-			if (m->type != o->type || !same_str(a, m->name_off, b, o->name_off))
-				return false;
-		}
-		return true;
-	case BTF_KIND_VAR:
-		return btf_var(x)->linkage == btf_var(y)->linkage;
-	case BTF_KIND_DATASEC:
-		return !memcmp(btf_var_secinfos(x), btf_var_secinfos(y),
-			       n * sizeof(struct btf_var_secinfo));
-	case BTF_KIND_DECL_TAG:
-		return btf_decl_tag(x)->component_idx == btf_decl_tag(y)->component_idx;
-	default:
-		return true;
+		fn(ctx, t->type, -1);
+		for (uint16_t i = 0; i < n; i++)
+			fn(ctx, btf_params(t)[i].type, i);
+		break;
+	default:	/* DATASEC points at VARs, DECL_TAG is not a use */
+		break;
 	}
+}
+
+struct ref_fill { struct keys *k; uint32_t from; bool count; };
+
+static void ref_add(void *ctx, uint32_t to, int idx)
+{
+	struct ref_fill *f = ctx;
+
+	if (!to || to >= f->k->cnt)
+		return;
+	if (f->count)
+		f->k->ref_first[to + 1]++;
+	else
+		f->k->refs[f->k->ref_first[to]++] = (struct ref){ f->from, idx };
+}
+
+static int keys_init(struct keys *k, const struct btf *btf)
+{
+	struct ref_fill f = { k, 0, true };
+	uint32_t total;
+
+	k->btf = btf;
+	k->cnt = btf__type_cnt(btf);
+	k->key = calloc(k->cnt, sizeof(*k->key));
+	k->use = calloc(k->cnt, sizeof(*k->use));
+	k->busy = calloc(k->cnt, 1);
+	k->ref_first = calloc(k->cnt + 1, sizeof(*k->ref_first));
+	if (!k->key || !k->use || !k->busy || !k->ref_first)
+		return -ENOMEM;
+	for (f.from = 1; f.from < k->cnt; f.from++)
+		for_each_ref(btf__type_by_id(btf, f.from), ref_add, &f);
+	for (uint32_t id = 1; id <= k->cnt; id++)
+		k->ref_first[id] += k->ref_first[id - 1];
+	total = k->ref_first[k->cnt];
+	k->refs = malloc((total ? total : 1) * sizeof(*k->refs));
+	if (!k->refs)
+		return -ENOMEM;
+	f.count = false;
+	for (f.from = 1; f.from < k->cnt; f.from++)
+		for_each_ref(btf__type_by_id(btf, f.from), ref_add, &f);
+	/* filling advanced each start to the next one's: shift back */
+	memmove(k->ref_first + 1, k->ref_first, k->cnt * sizeof(*k->ref_first));
+	k->ref_first[0] = 0;
+	return 0;
+}
+
+static void keys_free(struct keys *k)
+{
+	for (uint32_t id = 0; k->key && id < k->cnt; id++) {
+		free(k->key[id]);
+		free(k->use[id]);
+	}
+	free(k->key);
+	free(k->use);
+	free(k->busy);
+	free(k->ref_first);
+	free(k->refs);
+}
+
+static const char *key_of(struct keys *k, uint32_t id);
+
+/* Where anonymous type id is used: the shortest path to it from a named type. */
+static const char *use_of(struct keys *k, uint32_t id)
+{
+	char *best = NULL;
+
+	if (k->use[id] || (k->busy[id] & 2))
+		return k->use[id];
+	k->busy[id] |= 2;
+	for (uint32_t r = k->ref_first[id]; r < k->ref_first[id + 1]; r++) {
+		const struct ref *ref = &k->refs[r];
+		const struct btf_type *t = btf__type_by_id(k->btf, ref->from);
+		const char *up;
+		char *path = NULL;
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+			const struct btf_member *m = btf_members(t) + ref->idx;
+
+			up = key_of(k, ref->from);
+			if (!up)
+				continue;
+			path = m->name_off ? xfmt("%s.%s", up, str_at(k->btf, m->name_off))
+					   : xfmt("%s.#%d", up, ref->idx);
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO:
+			up = use_of(k, ref->from);
+			if (!up)
+				continue;
+			if (ref->idx < 0)
+				path = xfmt("%s ret", up);
+			else if (btf_params(t)[ref->idx].name_off)
+				path = xfmt("%s param %s", up,
+					    str_at(k->btf, btf_params(t)[ref->idx].name_off));
+			else
+				path = xfmt("%s param #%d", up, ref->idx);
+			break;
+		case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC: case BTF_KIND_VAR:
+			up = key_of(k, ref->from);
+			if (!up)
+				continue;
+			path = strdup(up);
+			break;
+		default:	/* PTR, CONST, VOLATILE, RESTRICT, TYPE_TAG, ARRAY */
+			up = use_of(k, ref->from);
+			if (!up)
+				continue;
+			path = xfmt("%s %s", up, kind_str(t));
+			break;
+		}
+		if (!path)
+			break;
+		if (!best || strlen(path) < strlen(best) ||
+		    (strlen(path) == strlen(best) && strcmp(path, best) < 0)) {
+			free(best);
+			best = path;
+		} else {
+			free(path);
+		}
+	}
+	k->busy[id] &= ~2;
+	k->use[id] = best ? best : strdup("nowhere");
+	return k->use[id];
+}
+
+static char *make_key(struct keys *k, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(k->btf, id);
+	const char *name = str_at(k->btf, t->name_off), *sub;
+	char *s = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		sub = key_of(k, t->type);
+		return sub ? xfmt("%s%s%s(%s)", kind_str(t), *name ? " " : "", name, sub) : NULL;
+	case BTF_KIND_ARRAY:
+		sub = key_of(k, btf_array(t)->type);
+		return sub ? xfmt("ARRAY[%u](%s)", btf_array(t)->nelems, sub) : NULL;
+	case BTF_KIND_DECL_TAG:
+		sub = key_of(k, t->type);
+		return sub ? xfmt("DECL_TAG %s(%s #%d)", name, sub, btf_decl_tag(t)->component_idx)
+			   : NULL;
+	case BTF_KIND_FUNC_PROTO:
+		f = open_memstream(&s, &size);
+		if (!f)
+			return NULL;
+		sub = key_of(k, t->type);
+		fprintf(f, "FUNC_PROTO(%s;", sub ? sub : "?");
+		for (uint16_t i = 0; i < btf_vlen(t); i++) {
+			const struct btf_param *p = btf_params(t) + i;
+
+			sub = key_of(k, p->type);
+			fprintf(f, "%s%s:%s", i ? "," : "", str_at(k->btf, p->name_off),
+				sub ? sub : "?");
+		}
+		fputc(')', f);
+		if (fclose(f)) {
+			free(s);
+			return NULL;
+		}
+		return s;
+	default:
+		if (*name)
+			return xfmt("%s %s", kind_str(t), name);
+		sub = use_of(k, id);
+		return sub ? xfmt("%s (anon) in %s", kind_str(t), sub) : NULL;
+	}
+}
+
+/* The key of id: what it is matched by. NULL on a reference loop or no memory. */
+static const char *key_of(struct keys *k, uint32_t id)
+{
+	if (!id)
+		return "void";
+	if (id >= k->cnt)
+		return "?";
+	if (k->key[id] || (k->busy[id] & 1))
+		return k->key[id];
+	k->busy[id] |= 1;
+	k->key[id] = make_key(k, id);
+	k->busy[id] &= ~1;
+	return k->key[id];
+}
+
+/* The contents of id, the ids it references given as keys. */
+static char *contents(struct keys *k, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(k->btf, id);
+	uint16_t n = btf_vlen(t);
+	char *s = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&s, &size);
+	const char *sub;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%u", t->info);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: case BTF_KIND_FLOAT: case BTF_KIND_DATASEC:
+		fprintf(f, " size %u", t->size);
+		break;
+	default:
+		break;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		fprintf(f, " %u", *(const uint32_t *)(t + 1));
+		break;
+	case BTF_KIND_ARRAY:
+		sub = key_of(k, btf_array(t)->index_type);
+		fprintf(f, " %s", sub ? sub : "?");
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (uint16_t i = 0; i < n; i++) {
+			const struct btf_member *m = btf_members(t) + i;
+
+			sub = key_of(k, m->type);
+			fprintf(f, " %s:%s@%u", str_at(k->btf, m->name_off), sub ? sub : "?",
+				m->offset);
+		}
+		break;
+	case BTF_KIND_ENUM:
+		for (uint16_t i = 0; i < n; i++)
+			fprintf(f, " %s=%d", str_at(k->btf, btf_enum(t)[i].name_off),
+				btf_enum(t)[i].val);
+		break;
+	case BTF_KIND_ENUM64:
+		for (uint16_t i = 0; i < n; i++)
+			fprintf(f, " %s=%u:%u", str_at(k->btf, btf_enum64(t)[i].name_off),
+				btf_enum64(t)[i].val_hi32, btf_enum64(t)[i].val_lo32);
+		break;
+	case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC:
+		sub = key_of(k, t->type);
+		fprintf(f, " %s", sub ? sub : "?");
+		break;
+	case BTF_KIND_VAR:
+		sub = key_of(k, t->type);
+		fprintf(f, " %s %u", sub ? sub : "?", btf_var(t)->linkage);
+		break;
+	case BTF_KIND_DATASEC:
+		for (uint16_t i = 0; i < n; i++) {
+			const struct btf_var_secinfo *v = btf_var_secinfos(t) + i;
+
+			sub = key_of(k, v->type);
+			fprintf(f, " %s@%u+%u", sub ? sub : "?", v->offset, v->size);
+		}
+		break;
+	default:	/* the key says the rest */
+		break;
+	}
+	if (fclose(f)) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 static const char *type_name(const struct btf *btf, uint32_t id)
@@ -145,11 +411,124 @@ struct fdiff {
 
 struct diff {
 	struct side *old, *new;
-	uint32_t *changed, nr_changed;
+	uint32_t *added, *removed, *changed;	/* changed: (old id, new id) pairs */
+	size_t nr_added, nr_removed, nr_changed;
 	struct fdiff *f;
 	size_t nr_f, cap_f;
 	unsigned int nr_fadded, nr_fremoved, nr_fchanged;
 };
+
+struct entry {
+	const char *key;
+	char *body;
+	uint32_t id;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (!c)
+		c = strcmp(x->body, y->body);
+	return c ? c : x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The split part's types as (key, contents), sorted, each pair once. */
+static int entries_build(const struct side *s, struct keys *k, struct entry **out, size_t *nr)
+{
+	struct entry *e = calloc(s->cnt > s->start ? s->cnt - s->start : 1, sizeof(*e));
+	size_t n = 0, u = 0;
+
+	*out = e;
+	*nr = 0;
+	if (!e || keys_init(k, s->btf))
+		return -ENOMEM;
+	for (uint32_t id = s->start; id < s->cnt; id++) {
+		const char *key = key_of(k, id);
+
+		e[n] = (struct entry){ key ? key : "?", contents(k, id), id };
+		if (!e[n++].body) {
+			*nr = n - 1;
+			return -ENOMEM;
+		}
+	}
+	qsort(e, n, sizeof(*e), entry_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (u && !strcmp(e[u - 1].key, e[i].key) && !strcmp(e[u - 1].body, e[i].body)) {
+			free(e[i].body);
+			continue;
+		}
+		e[u++] = e[i];
+	}
+	*nr = u;
+	return 0;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* changed: pairs (old id, new id), ordered by the new id */
+static int pair_cmp(const void *a, const void *b)
+{
+	return id_cmp((const uint32_t *)a + 1, (const uint32_t *)b + 1);
+}
+
+/*
+ * Walk both sorted lists a key at a time: contents found on both sides are
+ * the same type; of the rest, the i-th old and the i-th new of a key are
+ * one type changed, the others added or removed.
+ */
+static void match_types(struct diff *d, const struct entry *a, size_t na, const struct entry *b,
+			size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].key, b[j].key);
+		const char *key = c <= 0 ? a[i].key : b[j].key;
+		size_t ei = i, ej = j, oi = 0, oj = 0;
+
+		if (c <= 0)
+			while (ei < na && !strcmp(a[ei].key, key))
+				ei++;
+		if (c >= 0)
+			while (ej < nb && !strcmp(b[ej].key, key))
+				ej++;
+		/* the unmatched of this key, compacted in place in d's lists */
+		while (i < ei || j < ej) {
+			int s = i == ei ? 1 : j == ej ? -1 : strcmp(a[i].body, b[j].body);
+
+			if (s == 0) {
+				i++;
+				j++;
+			} else if (s < 0) {
+				d->removed[d->nr_removed + oi++] = a[i++].id;
+			} else {
+				d->added[d->nr_added + oj++] = b[j++].id;
+			}
+		}
+		for (size_t q = 0; q < oi && q < oj; q++) {
+			d->changed[2 * d->nr_changed] = d->removed[d->nr_removed + q];
+			d->changed[2 * d->nr_changed++ + 1] = d->added[d->nr_added + q];
+		}
+		if (oi > oj)
+			memmove(d->removed + d->nr_removed, d->removed + d->nr_removed + oj,
+				(oi - oj) * sizeof(*d->removed));
+		if (oj > oi)
+			memmove(d->added + d->nr_added, d->added + d->nr_added + oi,
+				(oj - oi) * sizeof(*d->added));
+		d->nr_removed += oi > oj ? oi - oj : 0;
+		d->nr_added += oj > oi ? oj - oi : 0;
+	}
+	qsort(d->added, d->nr_added, sizeof(*d->added), id_cmp);
+	qsort(d->removed, d->nr_removed, sizeof(*d->removed), id_cmp);
+	qsort(d->changed, d->nr_changed, 2 * sizeof(*d->changed), pair_cmp);
+}
 
 static char *func_proto(const struct side *s, uint32_t id)
 {
@@ -236,21 +615,20 @@ static void print_head(const char *mark, const struct side *s)
 static void print_text(const struct diff *d)
 {
 	const struct side *o = d->old, *n = d->new;
-	uint32_t common = o->cnt < n->cnt ? o->cnt : n->cnt;
 
 	print_head("---", o);
 	print_head("+++", n);
-	printf("types added: %u\n", n->cnt > common ? n->cnt - common : 0);
-	for (uint32_t id = common; id < n->cnt; id++)
-		print_type('+', n->btf, id);
-	printf("types changed: %u\n", d->nr_changed);
-	for (uint32_t i = 0; i < d->nr_changed; i++) {
-		print_type('-', o->btf, d->changed[i]);
-		print_type('+', n->btf, d->changed[i]);
+	printf("types added: %zu\n", d->nr_added);
+	for (size_t i = 0; i < d->nr_added; i++)
+		print_type('+', n->btf, d->added[i]);
+	printf("types changed: %zu\n", d->nr_changed);
+	for (size_t i = 0; i < d->nr_changed; i++) {
+		print_type('-', o->btf, d->changed[2 * i]);
+		print_type('+', n->btf, d->changed[2 * i + 1]);
 	}
-	printf("types removed: %u\n", o->cnt > common ? o->cnt - common : 0);
-	for (uint32_t id = common; id < o->cnt; id++)
-		print_type('-', o->btf, id);
+	printf("types removed: %zu\n", d->nr_removed);
+	for (size_t i = 0; i < d->nr_removed; i++)
+		print_type('-', o->btf, d->removed[i]);
 
 	printf("FUNCs added: %u\n", d->nr_fadded);
 	for (size_t i = 0; i < d->nr_f; i++)
@@ -305,7 +683,6 @@ static void json_funcs(struct json *j, const struct diff *d, enum fchange what, 
 static void print_json(const struct diff *d)
 {
 	const struct side *o = d->old, *n = d->new;
-	uint32_t common = o->cnt < n->cnt ? o->cnt : n->cnt;
 	struct json j;
 
 	json_init(&j, stdout, cli_opts()->pretty);
@@ -314,29 +691,30 @@ static void print_json(const struct diff *d)
 	json_side(&j, "new", n);
 	json_key(&j, "types_added");
 	json_start_array(&j);
-	for (uint32_t id = common; id < n->cnt; id++)
-		json_type(&j, n->btf, id);
+	for (size_t i = 0; i < d->nr_added; i++)
+		json_type(&j, n->btf, d->added[i]);
 	json_end_array(&j);
 	json_key(&j, "types_changed");
 	json_start_array(&j);
-	for (uint32_t i = 0; i < d->nr_changed; i++) {
-		uint32_t id = d->changed[i];
+	for (size_t i = 0; i < d->nr_changed; i++) {
+		uint32_t oid = d->changed[2 * i], nid = d->changed[2 * i + 1];
 
 		json_start_object(&j);
-		json_uint_field(&j, "id", id);
+		json_uint_field(&j, "id", nid);
 		json_string_field(&j, "kind",
-				  btf2btf__kind_name(btf_kind(btf__type_by_id(n->btf, id))));
-		json_string_field(&j, "name", type_name(n->btf, id));
+				  btf2btf__kind_name(btf_kind(btf__type_by_id(n->btf, nid))));
+		json_string_field(&j, "name", type_name(n->btf, nid));
+		json_uint_field(&j, "old_id", oid);
 		json_string_field(&j, "old_kind",
-				  btf2btf__kind_name(btf_kind(btf__type_by_id(o->btf, id))));
-		json_string_field(&j, "old_name", type_name(o->btf, id));
+				  btf2btf__kind_name(btf_kind(btf__type_by_id(o->btf, oid))));
+		json_string_field(&j, "old_name", type_name(o->btf, oid));
 		json_end_object(&j);
 	}
 	json_end_array(&j);
 	json_key(&j, "types_removed");
 	json_start_array(&j);
-	for (uint32_t id = common; id < o->cnt; id++)
-		json_type(&j, o->btf, id);
+	for (size_t i = 0; i < d->nr_removed; i++)
+		json_type(&j, o->btf, d->removed[i]);
 	json_end_array(&j);
 	json_funcs(&j, d, F_ADDED, "funcs_added");
 	json_funcs(&j, d, F_REMOVED, "funcs_removed");
@@ -363,25 +741,33 @@ static int open_side(struct side *s, const char *path)
 	return 0;
 }
 
+static void entries_free(struct entry *e, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(e[i].body);
+	free(e);
+}
+
 int cli_diff(const char *old_path, const char *new_path)
 {
 	struct side o = { 0 }, n = { 0 };
 	struct diff d = { &o, &n };
-	uint32_t common;
+	struct keys ok = { 0 }, nk = { 0 };
+	struct entry *oe = NULL, *ne = NULL;
+	size_t noe = 0, nne = 0;
 	int ret = 1;
 
 	if (open_side(&o, old_path) || open_side(&n, new_path))
 		goto out;
-	common = o.cnt < n.cnt ? o.cnt : n.cnt;
-	d.changed = malloc((common ? common : 1) * sizeof(*d.changed));
-	if (!d.changed || diff_funcs(&d)) {
+	/* only the split part is compared: the base is the same for both */
+	if (entries_build(&o, &ok, &oe, &noe) || entries_build(&n, &nk, &ne, &nne) ||
+	    !(d.added = malloc((nne + 1) * sizeof(*d.added))) ||
+	    !(d.removed = malloc((noe + 1) * sizeof(*d.removed))) ||
+	    !(d.changed = malloc(2 * (noe + 1) * sizeof(*d.changed))) || diff_funcs(&d)) {
 		cli_error("out of memory");
 		goto out;
 	}
-	/* only the split part is compared: the base is the same for both */
-	for (uint32_t id = o.start; id < common; id++)
-		if (!same_type(o.btf, n.btf, id))
-			d.changed[d.nr_changed++] = id;
+	match_types(&d, oe, noe, ne, nne);
 	if (cli_opts()->json)
 		print_json(&d);
 	else
@@ -393,7 +779,13 @@ out:
 		free(d.f[i].new_proto);
 	}
 	free(d.f);
+	free(d.added);
+	free(d.removed);
 	free(d.changed);
+	entries_free(oe, noe);
+	entries_free(ne, nne);
+	keys_free(&ok);
+	keys_free(&nk);
 	names_free(&o.funcs);
 	names_free(&n.funcs);
 	btf2btf__close(o.b);
