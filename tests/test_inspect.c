@@ -1624,6 +1624,113 @@ static void test_diff_sorted_clang(void **state)
 	diff_sorted("kfuncs.clang.o");
 }
 
+/*
+ * Raw BTF with anonymous types a position alone tells apart (three 4-byte
+ * structs of one int), written with the types in the order perm gives
+ * (perm[i]: the logical type added i-th). rename: the member of the
+ * anonymous struct at outer.s named w instead of x.
+ */
+enum { A_INT, A_OUTER, A_UNION, A_S, A_TYPEDEF, A_T, A_PTR, A_P, A_PROTO, A_FUNC, A_NR };
+
+static void write_anon(const char *path, const int perm[A_NR], bool rename)
+{
+	struct btf *btf = btf__new_empty();
+	int id[A_NR];
+	const void *raw;
+	uint32_t size;
+
+	assert_non_null(btf);
+	for (int i = 0; i < A_NR; i++)
+		id[perm[i]] = i + 1;
+	for (int i = 0; i < A_NR; i++) {
+		int r = 0;
+
+		switch (perm[i]) {
+		case A_INT:
+			r = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+			break;
+		case A_OUTER:
+			r = btf__add_struct(btf, "outer", 8);
+			assert_true(r > 0);
+			r = btf__add_field(btf, "u", id[A_UNION], 0, 0) ?:
+			    btf__add_field(btf, "s", id[A_S], 32, 0);
+			break;
+		case A_UNION:
+			r = btf__add_union(btf, NULL, 4);
+			assert_true(r > 0);
+			r = btf__add_field(btf, "a", id[A_INT], 0, 0) ?:
+			    btf__add_field(btf, "b", id[A_INT], 0, 0);
+			break;
+		case A_S: case A_T: case A_P:
+			r = btf__add_struct(btf, NULL, 4);
+			assert_true(r > 0);
+			r = btf__add_field(btf, perm[i] == A_T ? "y" : perm[i] == A_P ? "z" : rename ? "w" : "x",
+					   id[A_INT], 0, 0);
+			break;
+		case A_TYPEDEF:
+			r = btf__add_typedef(btf, "t", id[A_T]);
+			break;
+		case A_PTR:
+			r = btf__add_ptr(btf, id[A_P]);
+			break;
+		case A_PROTO:
+			r = btf__add_func_proto(btf, id[A_INT]);
+			assert_true(r > 0);
+			r = btf__add_func_param(btf, "q", id[A_PTR]);
+			break;
+		case A_FUNC:
+			r = btf__add_func(btf, "f", BTF_FUNC_GLOBAL, id[A_PROTO]);
+			break;
+		}
+		assert_true(r >= 0);
+	}
+	raw = btf__raw_data(btf, &size);
+	assert_non_null(raw);
+	assert_int_equal(fx_write_file(path, raw, size), 0);
+	btf__free(btf);
+}
+
+/* Anonymous types matched by where they are used, whatever their ids. */
+static void test_diff_anon(void **state)
+{
+	static const int order[A_NR] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const int reversed[A_NR] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 };
+	static const int shuffled[A_NR] = { A_P, A_FUNC, A_T, A_INT, A_S, A_PROTO, A_UNION,
+					    A_TYPEDEF, A_OUTER, A_PTR };
+	char *a = xstrdup(th_path("a.btf")), *b = xstrdup(th_path("b.btf"));
+	char *tsv;
+	struct run r;
+
+	(void)state;
+	write_anon(a, order, false);
+	for (int k = 0; k < 2; k++) {
+		write_anon(b, k ? shuffled : reversed, false);
+		run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", a, b, NULL });
+		tsv = jq(r.out, "[.types_added, .types_changed, .types_removed] | map(length) | add");
+		assert_string_equal(tsv, "0\n");
+		free(tsv);
+		th_run_free(&r);
+	}
+	/* the struct at outer.s changed, and nothing else (outer's member
+	 * still points at the anonymous struct it used) */
+	write_anon(b, shuffled, true);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", a, b, NULL });
+	tsv = jq(r.out, "[(.types_added|length), (.types_removed|length), (.types_changed|length), "
+			".types_changed[0].old_id, .types_changed[0].id, .types_changed[0].kind, "
+			".types_changed[0].name] | @tsv");
+	assert_string_equal(tsv, "0\t0\t1\t4\t5\tSTRUCT\t(anon)\n");
+	free(tsv);
+	th_run_free(&r);
+	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", a, b, NULL });
+	assert_non_null(strstr(r.out, "types changed: 1\n"
+				      "-[4] STRUCT '(anon)' size=4 vlen=1\n-\t'x' type_id=1 bits_offset=0\n"
+				      "+[5] STRUCT '(anon)' size=4 vlen=1\n+\t'w' type_id=4 bits_offset=0\n"));
+	th_run_free(&r);
+	free(a);
+	free(b);
+	th_cleanup();
+}
+
 static void test_diff_split(void **state)
 {
 	const char *base = th_fixture("split.o");
@@ -1780,6 +1887,7 @@ int main(void)
 		cmocka_unit_test(test_diff_clang),
 		cmocka_unit_test(test_diff_sorted_gcc),
 		cmocka_unit_test(test_diff_sorted_clang),
+		cmocka_unit_test(test_diff_anon),
 		cmocka_unit_test(test_diff_split),
 		cmocka_unit_test(test_diff_kfuncs),
 		cmocka_unit_test(test_diff_usage),
