@@ -9,10 +9,8 @@
 # tools/lib/subcmd), so a changed tree builds anew and a second run costs
 # nothing.
 #
-#   scripts/oracle-resolve-btfids.sh [--cached-only] CACHE
+#   scripts/oracle-resolve-btfids.sh CACHE
 #
-# --cached-only: never fetch or build; exit 3 with the reason on stderr when
-# the tree or the binary is not in CACHE yet (make check uses this).
 # Example: scripts/oracle-resolve-btfids.sh .cache
 
 set -euo pipefail
@@ -20,12 +18,7 @@ set -euo pipefail
 die() { printf 'oracle: error: %s\n' "$*" >&2; exit 1; }
 say() { printf 'oracle: %s\n' "$*" >&2; }
 
-cached_only=
-if [ "${1:-}" = --cached-only ]; then
-	cached_only=1
-	shift
-fi
-[ $# -eq 1 ] || die "usage: $0 [--cached-only] CACHE"
+[ $# -eq 1 ] || die "usage: $0 CACHE"
 mkdir -p "$1"
 CACHE=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,10 +27,6 @@ SRC_CACHE=$CACHE/linux-$VERSION
 TREE=$SRC_CACHE/src/linux-source-$VERSION
 
 if ! [ -f "$TREE/Makefile" ] || ! [ -f "$SRC_CACHE/src/.complete" ]; then
-	if [ -n "$cached_only" ]; then
-		say "linux-source-$VERSION is not in $SRC_CACHE (make differential fetches it)"
-		exit 3
-	fi
 	TREE=$("$HERE/fetch-linux-source.sh" "$VERSION" "$SUITE" "$SRC_CACHE")
 fi
 
@@ -53,10 +42,6 @@ BIN=$OUT/resolve_btfids
 if [ -x "$BIN" ] && [ -f "$OUT/.complete" ]; then
 	printf '%s\n' "$BIN"
 	exit 0
-fi
-if [ -n "$cached_only" ]; then
-	say "no resolve_btfids built from $TREE yet (make differential builds it into $CACHE/oracle/)"
-	exit 3
 fi
 
 say "building $TREE/tools/bpf/resolve_btfids into $OUT (log: $OUT.log)"

@@ -17,7 +17,7 @@ check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@./tests/check-abi.sh $(SHARED_LIB)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
-	@$(MAKE) --no-print-directory differential-if-cached
+	@$(MAKE) --no-print-directory check-differential
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
 
 # The bash completion, driven through complete/COMPREPLY in a non-interactive
