@@ -72,17 +72,6 @@ step_source() {
 	[ -x "$ADAPTER" ] || die "pahole adapter not found at $ADAPTER (run make at the top first)"
 }
 
-step_config() {
-	step_source
-	if stamp_ok config "$KEY_CFG" && [ -f "$OBJ/.config" ]; then
-		say "config: $OBJ/.config up to date"
-		return
-	fi
-	say "config: tinyconfig + ${CONFIGS[*]}"
-	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
-	stamp_set config "$KEY_CFG"
-}
-
 # the one thing a user adds to the build: PAHOLE=<adapter>
 make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
 make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }

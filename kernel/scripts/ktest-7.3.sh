@@ -93,17 +93,6 @@ step_source() {
 	stamp_set source "$KEY_SRC"
 }
 
-step_config() {
-	step_source
-	if stamp_ok config "$KEY_CFG" && [ -f "$OBJ/.config" ]; then
-		say "config: $OBJ/.config up to date"
-		return
-	fi
-	say "config: tinyconfig + ${CONFIGS[*]}"
-	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
-	stamp_set config "$KEY_CFG"
-}
-
 # the series makes gen-btf.sh run $BTF2BTF; the unpatched tree ignores it
 make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
 make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }

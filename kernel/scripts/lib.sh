@@ -98,6 +98,20 @@ kconfig_merge() {
 	[ $missing = 0 ] || die "config fragment not satisfied (see above)"
 }
 
+# The config step of the proofs that fetch their tree (7.2, 7.3 and s390x;
+# ktest.sh has its own): tinyconfig + CONFIGS into OBJ, redone when KEY_CFG
+# changes. Reads the caller's step_source, SRC, OBJ, CONFIGS, KEY_CFG.
+step_config() {
+	step_source
+	if stamp_ok config "$KEY_CFG" && [ -f "$OBJ/.config" ]; then
+		say "config: $OBJ/.config up to date"
+		return
+	fi
+	say "config: tinyconfig + ${CONFIGS[*]}"
+	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
+	stamp_set config "$KEY_CFG"
+}
+
 # bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
 # built one has resolved .BTF_ids whose set8 pairs are sorted by id.
 relink_testmod() {
