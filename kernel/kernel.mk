@@ -38,11 +38,15 @@ PAHOLE_ADAPTER	?= $(BUILD)/pahole
 # BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
 # looked up in PATH.
 BTF2BTF		?= $(BTF2BTF_BIN)
+# the differential's work directory (make check's), whose objects the guests
+# load with BPF_BTF_LOAD (kernel/scripts/btf-accept-sets.sh runs it if absent)
+KTEST_DIFF_WORK	= $(abspath $(BUILD))/differential
 KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
 KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
-KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS)
+KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS) \
+		  DIFF_WORK=$(KTEST_DIFF_WORK)
 KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
-		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
+		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) DIFF_WORK=$(KTEST_DIFF_WORK)
 KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER)) \
 		  KCACHE=$(KERNEL_CACHE_7.2) KFETCH=$(KERNEL_CACHE_7.2)/fetch JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON))
 KTEST_ADAPTER_DEP = $(if $(filter 7.2,$(KERNEL)),$(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER)))

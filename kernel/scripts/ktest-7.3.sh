@@ -55,7 +55,7 @@ mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" "$KDIR/guest/btf-accept" \
 	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
-DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
+DIFF_WORK=${DIFF_WORK:-$TOP/build/differential}
 
 step_fetch() {
 	say "fetch: $PKG ($SUITE) into $FETCH"
@@ -74,7 +74,7 @@ step_source() {
 	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
-		cat "$DIFF_WORK/in/manifest" 2>/dev/null; } | sha256sum | cut -c1-16)
+		cat "$DIFF_WORK/in/manifest" 2>/dev/null || echo "no differential yet"; } | sha256sum | cut -c1-16)
 	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series $KEY_SRC)"

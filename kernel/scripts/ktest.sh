@@ -43,7 +43,7 @@ mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 "$KDIR"/guest/btf-accept \
 	"$KDIR"/guest/common kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
-DIFF_WORK=${DIFF_WORK:-$TOP/.cache/differential}
+DIFF_WORK=${DIFF_WORK:-$TOP/build/differential}
 
 tarball_id() { stat -c '%n %s %Y' "$TARBALL"; }
 
@@ -53,7 +53,7 @@ KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c
 KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
-	cat "$DIFF_WORK/in/manifest" 2>/dev/null; } | sha256sum | cut -c1-16)
+	cat "$DIFF_WORK/in/manifest" 2>/dev/null || echo "no differential yet"; } | sha256sum | cut -c1-16)
 
 check_package() {
 	[ -f "$TARBALL" ] ||
@@ -298,6 +298,8 @@ step_negative() {
 RELOC_CONFIG=CONFIG_FS_VERITY=y
 REL=$KCACHE/reloc
 KEY_RELOC=$( { echo "$KEY_GUEST"; echo "$RELOC_CONFIG"; } | sha256sum | cut -c1-16)
+# kernel B's tree: A's configuration and sources + RELOC_CONFIG
+KEY_RELOC_TREE=$( { echo "$KEY_CFG"; echo "$RELOC_CONFIG"; } | sha256sum | cut -c1-16)
 
 # "KIND 'name' id" of every named type of a BTF dump (first of each)
 named_ids() {
@@ -332,7 +334,8 @@ step_reloc() {
 		say "reloc: kernel B and the module without .BTF.base up to date"
 	else
 		local t0=$SECONDS ida idb moved
-		rm -rf "$REL"
+		# all but kernel B's tree, kept so that a new btf2btf only relinks it
+		find "$REL" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + 2>/dev/null || true
 		mkdir -p "$REL/testmod-plain"
 		readelf -S "$TESTMOD/bpf_testmod.ko" | grep -q ' \.BTF\.base ' ||
 			die "$TESTMOD/bpf_testmod.ko has no .BTF.base section"
@@ -348,12 +351,21 @@ step_reloc() {
 		make -C "$OBJ" M="$REL/testmod-plain" -j"$JOBS" BTF2BTF="$REL/btf2btf-no-distill" modules
 		! readelf -S "$REL/testmod-plain/bpf_testmod.ko" | grep -q ' \.BTF\.base ' ||
 			die "the module built without --distill-base has a .BTF.base section"
-		say "reloc: kernel B = kernel A + $RELOC_CONFIG, incremental in a copy of $OBJ"
-		cp -a "$OBJ" "$REL/build"
-		echo "$RELOC_CONFIG" >> "$REL/build/.config"
-		make -s -C "$SRC" O="$REL/build" olddefconfig >/dev/null 2>&1
-		grep -qx "$RELOC_CONFIG" "$REL/build/.config" || die "$RELOC_CONFIG did not survive olddefconfig"
+		if stamp_ok reloc-tree "$KEY_RELOC_TREE" && [ -f "$REL/build/vmlinux" ]; then
+			say "reloc: kernel B's tree up to date, relinking it with $BTF2BTF"
+			rm -f "$REL/build/vmlinux"
+		else
+			# a copy builds everything again (the objects' command lines name
+			# the build directory), hence the tree kept for the next run
+			say "reloc: kernel B = kernel A + $RELOC_CONFIG, built in a copy of $OBJ"
+			rm -rf "$REL/build"
+			cp -a "$OBJ" "$REL/build"
+			echo "$RELOC_CONFIG" >> "$REL/build/.config"
+			make -s -C "$SRC" O="$REL/build" olddefconfig >/dev/null 2>&1
+			grep -qx "$RELOC_CONFIG" "$REL/build/.config" || die "$RELOC_CONFIG did not survive olddefconfig"
+		fi
 		make -C "$SRC" O="$REL/build" -j"$JOBS" BTF2BTF="$BTF2BTF" bzImage
+		stamp_set reloc-tree "$KEY_RELOC_TREE"
 		ida=$(bpftool btf dump file "$OBJ/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
 		idb=$(bpftool btf dump file "$REL/build/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
 		[ -n "$ida" ] && [ -n "$idb" ] && [ "$ida" != "$idb" ] ||
@@ -364,7 +376,7 @@ step_reloc() {
 		cp "$REL/testmod-plain/bpf_testmod.ko" "$REL/root/bpf_testmod_plain.ko"
 		pack_initramfs "$REL/root" "$REL/initrd.gz"
 		cp "$REL/build/arch/x86/boot/bzImage" "$REL/bzImage"
-		rm -rf "$REL/build" "$REL/root" "$REL/testmod-plain"
+		rm -rf "$REL/root" "$REL/testmod-plain"
 		say "reloc: built in $((SECONDS - t0)) s"
 		stamp_set reloc "$KEY_RELOC"
 	fi

@@ -6,6 +6,9 @@
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf '%s: error: %s\n' "${KTEST_NAME:-ktest}" "$*" >&2; exit 1; }
+# set -e ends a proof silently when a command outside a function fails (as
+# a cache key computed from a file a fresh clone lacks did): name it
+trap 'printf "%s: error: line %s: %s exited %s\n" "${KTEST_NAME:-ktest}" "$LINENO" "$BASH_COMMAND" "$?" >&2' ERR
 
 hash_files() {
 	# hash of the names and contents of the given files, in order
