@@ -12,6 +12,8 @@
 #   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
+#   make kernel-check-docs      README's examples on the 6.12 and 7.3 vmlinux (run
+#                               by kernel-test when it does both)
 #   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/pahole,
 #                               or PAHOLE_ADAPTER=/usr/lib/btf2btf/pahole)
 #   make kernel-clean           remove the caches (KERNEL_CACHE_ROOT/kernel-{6.12,7.3,7.2})
@@ -56,12 +58,24 @@ $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel pr
 # run STEP of each selected proof, in order, stopping at the first failure
 ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV_$(k)) $(KTEST_$(k)) $(1);)
 
-.PHONY: kernel-test kernel-build kernel-check-patches kernel-clean
+.PHONY: kernel-test kernel-build kernel-check-patches kernel-clean kernel-check-docs
 
 # KERNEL_STEP: the proof's step to run (all; or one the script names, e.g. btf for 7.2)
 KERNEL_STEP	?= all
-kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3 7.2,$(KERNEL)),$(DIFF_CANON))
+# with both 6.12 and 7.3 built: README's examples on their vmlinux
+KTEST_DOCS	= $(and $(filter all,$(KERNEL_STEP)),$(filter 6.12,$(KERNEL)),$(filter 7.3,$(KERNEL)))
+kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3 7.2,$(KERNEL)),$(DIFF_CANON)) \
+	     $(if $(KTEST_DOCS),$(BTF2BTF_BIN))
 	$(call ktest,$(KERNEL_STEP))
+	$(if $(KTEST_DOCS),@$(MAKE) --no-print-directory kernel-check-docs)
+
+# README's blocks marked "docs: kernel proofs" (tests/check-docs.sh --kernels),
+# run on the proofs' vmlinux files as 6.12/vmlinux and 7.3/vmlinux
+kernel-check-docs: $(BTF2BTF_BIN)
+	@d=$$(mktemp -d) && mkdir $$d/6.12 $$d/7.3 && \
+	ln -s $(KERNEL_CACHE)/build/vmlinux $$d/6.12/vmlinux && \
+	ln -s $(KERNEL_CACHE_7.3)/build/vmlinux $$d/7.3/vmlinux && \
+	{ ./tests/check-docs.sh --kernels $$d $(BUILD) README.md; rc=$$?; rm -rf $$d; exit $$rc; }
 
 kernel-build: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP)
 	$(call ktest,guest)

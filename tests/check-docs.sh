@@ -8,16 +8,20 @@
 # follow it, up to the next "$ " or the block's end. A block is left out
 # only after a line "<!-- docs: not run: REASON -->" (README) or
 # ".\" docs: not run: REASON" (man page) just before it; the reasons are
-# printed.
+# printed. A README block after "<!-- docs: kernel proofs: WHAT -->" runs on
+# the kernels make kernel-test builds: only with --kernels DIR (then it runs
+# alone, in a scratch directory holding DIR's entries, and every other
+# block is left as it is; make kernel-test does this), not run otherwise.
 #
-#   tests/check-docs.sh [--update] BUILD_DIR FILE...
+#   tests/check-docs.sh [--update] [--kernels DIR] BUILD_DIR FILE...
 # --update writes the real output into FILE instead of failing: the docs
 # are never edited by hand. The scratch directory holds a symlink "build"
 # to BUILD_DIR, README.md, and what README.md's setup block (the ```sh
 # block setting B=/path/to/btf2btf/build) makes; BUILD_DIR is first on PATH.
 set -u
-update=false
+update=false kernels=
 [ "${1:-}" = --update ] && { update=true; shift; }
+[ "${1:-}" = --kernels ] && { kernels=$(realpath "${2:?--kernels DIR}"); shift 2; }
 build=$(realpath "${1:?usage: $0 [--update] BUILD_DIR FILE...}")
 shift
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +32,10 @@ die() { echo "check-docs: $*" >&2; exit 1; }
 
 ln -s "$build" "$work/build"
 cp "$top/README.md" "$work/README.md"
+if [ -n "$kernels" ]; then
+	ln -s "$kernels"/* "$work/"
+	setup=true
+else
 # README's setup block, with the build directory it names
 setup=$(awk '/^```sh$/ { inb = 1; buf = ""; next }
 	     /^```$/ { if (inb && buf ~ /B=\/path\/to\/btf2btf\/build/) { printf "%s", buf; exit }
@@ -35,6 +43,7 @@ setup=$(awk '/^```sh$/ { inb = 1; buf = ""; next }
 	     inb { buf = buf $0 "\n" }' "$top/README.md")
 [ -n "$setup" ] || die "README.md: no setup block (B=/path/to/btf2btf/build)"
 setup=${setup//\/path\/to\/btf2btf\/build/$build}
+fi
 (cd "$work" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
 	die "README.md's setup block failed: $(cat "$work/.setup.log")"
 
@@ -49,8 +58,10 @@ to_roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'; }
 ran=0 skipped=0 failed=0
 for doc in "$@"; do
 	case $doc in
-	*.md) open='^```$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false ;;
-	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true ;;
+	*.md) open='^```$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
+	      kernel_re='^<!-- docs: kernel proofs: (.*) -->$' ;;
+	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
+	   kernel_re='^$.' ;;
 	esac
 	out="$work/.doc.new"
 	: > "$out"
@@ -66,6 +77,12 @@ for doc in "$@"; do
 				inb=true
 				skip=
 				[[ $prev =~ $skip_re ]] && skip=${BASH_REMATCH[1]}
+				if [[ $prev =~ $kernel_re ]]; then
+					[ -n "$kernels" ] ||
+						skip="on the kernel proofs' builds (make kernel-test runs it): ${BASH_REMATCH[1]}"
+				elif [ -n "$kernels" ]; then
+					skip="not a kernel proofs' block (--kernels)"
+				fi
 			fi
 			prev=$l
 			i=$((i + 1))
@@ -98,7 +115,7 @@ for doc in "$@"; do
 			i=$((i + 1))
 		done
 		if [ -n "$skip" ]; then
-			printf '%s\n' "${shown[@]}" >> "$out"
+			[ ${#shown[@]} -eq 0 ] || printf '%s\n' "${shown[@]}" >> "$out"
 			skipped=$((skipped + 1))
 			[ "$skip" != "${said:-}" ] &&
 				echo "check-docs: $(basename "$doc"): a block not run: $skip"

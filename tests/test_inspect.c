@@ -1831,24 +1831,31 @@ static void test_diff_kfuncs(void **state)
 	static const struct tobj old_o = {
 		.f = { F("bpf_gone", T_INT, T_INT), F("bpf_same", T_INT, T_INT),
 		       F("bpf_wq", T_INT, T_INT, T_AUX), F("bpf_fl", T_INT, T_INT),
-		       F("bpf_proto", T_INT, T_INT) },
+		       F("bpf_proto", T_INT, T_INT), F("bpf_leg_impl", T_INT, T_INT, T_VOIDP) },
 		.s = { S("kf", KFS, E("bpf_gone", 0), E("bpf_same", KF_ACQUIRE), E("bpf_wq", 0)),
-		       S("kf2", KFS, E("bpf_fl", KF_ACQUIRE), E("bpf_proto", 0)) } };
+		       S("kf2", KFS, E("bpf_fl", KF_ACQUIRE), E("bpf_proto", 0),
+			 E("bpf_leg_impl", KF_ACQUIRE)) } };
+	/* bpf_leg: the kfunc that replaced OLD's placeholder-taking bpf_leg_impl */
 	static const struct tobj new_o = {
 		.f = { F("bpf_same", T_INT, T_INT), F("bpf_wq", T_INT, T_INT, T_AUX),
 		       F("bpf_fl", T_INT, T_INT), F("bpf_proto", T_INT, T_LONG),
-		       F("bpf_new", T_INT, T_VOIDP) },
+		       F("bpf_new", T_INT, T_VOIDP), F("bpf_leg", T_INT, T_INT, T_AUX) },
 		.s = { S("kf", KFS, E("bpf_same", KF_ACQUIRE), E("bpf_wq", IMP),
 			 E("bpf_fl", KF_ACQUIRE | KF_RET_NULL)),
-		       S("kf2", KFS, E("bpf_proto", 0), E("bpf_new", KF_SLEEPABLE)) } };
+		       S("kf2", KFS, E("bpf_proto", 0), E("bpf_new", KF_SLEEPABLE),
+			 E("bpf_leg", KF_ACQUIRE | IMP)) } };
 	char *o = make_obj("old.o", &old_o), *n = make_obj("new.o", &new_o), *tsv;
 	struct run r;
 
 	(void)state;
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "--kfuncs", o, n, NULL });
-	assert_non_null(strstr(r.out, "kfuncs added: 1\n+int bpf_new(void *a0)  KF_SLEEPABLE\n"));
-	assert_non_null(strstr(r.out, "kfuncs removed: 1\n-int bpf_gone(int a0)  -\n"));
-	assert_non_null(strstr(r.out, "moved to KF_IMPLICIT_ARGS (an _impl has the kernel prototype): 1\n"
+	assert_non_null(strstr(r.out, "kfuncs added: 2\n+int bpf_leg(int a0)  KF_ACQUIRE|KF_IMPLICIT_ARGS\n"
+				      "+int bpf_new(void *a0)  KF_SLEEPABLE\n"));
+	assert_non_null(strstr(r.out, "kfuncs removed: 2\n-int bpf_gone(int a0)  -\n"
+				      "-int bpf_leg_impl(int a0, void *a1)  KF_ACQUIRE\n"));
+	assert_non_null(strstr(r.out, "moved to KF_IMPLICIT_ARGS (an _impl has the kernel prototype): 2\n"
+				      " bpf_leg: BPF sees int bpf_leg(int a0)"
+				      " (called int bpf_leg_impl(int a0, void *a1) before)\n"
 				      " bpf_wq: BPF sees int bpf_wq(int a0)\n"));
 	assert_non_null(strstr(r.out, "flags changed: 2\n bpf_fl: KF_ACQUIRE -> KF_ACQUIRE|KF_RET_NULL\n"
 				      " bpf_wq: - -> KF_IMPLICIT_ARGS\n"));
@@ -1860,9 +1867,11 @@ static void test_diff_kfuncs(void **state)
 	/* the same in JSON, either order of the options */
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "--diff", "-j", o, n, NULL });
 	tsv = jq(r.out, "[(.added|map(.name)|join(\",\")), (.removed|map(.name)|join(\",\")), "
-			"(.moved_to_implicit_args[0].new.proto), (.flags_changed|length), "
+			"(.moved_to_implicit_args|map(.name + \":\" + (.old_name // \"\"))|join(\",\")), "
+			"(.moved_to_implicit_args[1].new.proto), (.flags_changed|length), "
 			"(.protos_changed|length), .old.kfuncs, .new.kfuncs] | @tsv");
-	assert_string_equal(tsv, "bpf_new\tbpf_gone\tint bpf_wq(int a0)\t2\t2\t5\t5\n");
+	assert_string_equal(tsv, "bpf_leg,bpf_new\tbpf_gone,bpf_leg_impl\tbpf_leg:bpf_leg_impl,bpf_wq:\t"
+			    "int bpf_wq(int a0)\t2\t2\t6\t6\n");
 	free(tsv);
 	th_run_free(&r);
 	/* a kfunc diff of an object with itself: nothing */

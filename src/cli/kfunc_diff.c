@@ -4,6 +4,12 @@
  * differ between builds): added, removed, moved to KF_IMPLICIT_ARGS (an
  * _impl now carries the kernel prototype), flags changed, and the
  * prototype BPF programs see changed. Text or JSON.
+ *
+ * "Moved" is a kfunc flagged KF_IMPLICIT_ARGS in NEW that OLD had without
+ * the flag, or that OLD did not have but whose <name>_impl it had: the
+ * form before KF_IMPLICIT_ARGS, where BPF programs called the _impl and
+ * passed a placeholder for the pointer (bpf_obj_new_impl(id, NULL) became
+ * bpf_obj_new(id) in 7.0).
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -48,6 +54,24 @@ struct pair {
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct kf *)a)->name, ((const struct kf *)b)->name);
+}
+
+/* OLD's <name>_impl, for a kfunc NEW has and OLD does not */
+static const struct kf *legacy_impl(const struct kside *o, const char *name)
+{
+	struct kf key = { 0 };
+	const struct kf *k;
+	size_t len = strlen(name);
+	char *impl = malloc(len + sizeof("_impl"));
+
+	if (!impl)
+		return NULL;
+	memcpy(impl, name, len);
+	memcpy(impl + len, "_impl", sizeof("_impl"));
+	key.name = impl;
+	k = o->nr ? bsearch(&key, o->k, o->nr, sizeof(*o->k), by_name) : NULL;
+	free(impl);
+	return k;
 }
 
 static int load_side(struct kside *s, const char *path)
@@ -114,6 +138,10 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 			continue;
 		}
 		if (cmp > 0) {
+			const struct kf *legacy = n->k[j].implicit ? legacy_impl(o, n->k[j].name) : NULL;
+
+			if (legacy)
+				p[C_IMPLICIT][nr[C_IMPLICIT]++] = (struct pair){ legacy, &n->k[j] };
 			p[C_ADDED][nr[C_ADDED]++] = (struct pair){ NULL, &n->k[j++] };
 			continue;
 		}
@@ -151,7 +179,10 @@ static void print_text(const struct kside *o, const struct kside *n, struct pair
 				printf("-%s  %s\n", a->bpf_proto, flags_or_dash(a));
 				break;
 			case C_IMPLICIT:
-				printf(" %s: BPF sees %s\n", b->name, b->bpf_proto);
+				printf(" %s: BPF sees %s", b->name, b->bpf_proto);
+				if (strcmp(a->name, b->name))
+					printf(" (called %s before)", a->bpf_proto);
+				printf("\n");
 				break;
 			case C_FLAGS:
 				printf(" %s: %s -> %s\n", b->name, flags_or_dash(a), flags_or_dash(b));
@@ -198,7 +229,9 @@ static void print_json(const struct kside *o, const struct kside *n, struct pair
 			const struct kf *a = p[c][i].old, *b = p[c][i].new;
 
 			json_start_object(&j);
-			json_string_field(&j, "name", a ? a->name : b->name);
+			json_string_field(&j, "name", b ? b->name : a->name);
+			if (a && b && strcmp(a->name, b->name))
+				json_string_field(&j, "old_name", a->name);
 			if (a)
 				json_kf(&j, "old", a);
 			if (b)

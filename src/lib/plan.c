@@ -192,7 +192,7 @@ const char *b2b_kf_flag_name(unsigned int bit)
 		[7] = "KF_RCU", [8] = "KF_ITER_NEW", [9] = "KF_ITER_NEXT",
 		[10] = "KF_ITER_DESTROY", [11] = "KF_RCU_PROTECTED", [12] = "KF_FASTCALL",
 		[13] = "KF_ARENA_RET", [14] = "KF_ARENA_ARG1", [15] = "KF_ARENA_ARG2",
-		[16] = "KF_IMPLICIT_ARGS",
+		[16] = "KF_IMPLICIT_ARGS", [17] = "KF_SPINLOCK_SAFE", [18] = "KF_PERFMON",
 	};
 
 	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
