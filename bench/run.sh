@@ -3,16 +3,19 @@
 # make bench: prepare the inputs, write the spec, run bench/bench.c.
 #   bench/run.sh BUILD_DIR
 # Environment: BENCH_RUNS (7), BENCH_WARMUP (1), BENCH_SIZES ("100 1000 10000 100000"),
-#   BENCH_VMLINUX (a vmlinux to use instead of looking in .cache/kernel),
-#   BENCH_VMLINUX73 (a 7.3 vmlinux to use instead of looking in .cache/kernel-7.3),
+#   BENCH_VMLINUX (a vmlinux to use instead of looking in KERNEL_CACHE/build),
+#   BENCH_VMLINUX73 (a 7.3 vmlinux to use instead of looking in KERNEL_CACHE_7_3/build),
 #   BENCH_UPSTREAM=0 (no rows of Linux 7.3's resolve_btfids: it is fetched and built once),
 #   BENCH_UPSTREAM_MAX (10000: largest synthetic size upstream runs on; its per-kfunc
 #   name lookups are linear, ~80 s CPU a run at 100,000 kfuncs),
 #   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL,
 #   BENCH_OLD_BTF2BTF (a btf2btf built at e70b18f: rows "btf2btf@e70b18f --features=all",
 #   for issue 26's "no row more than 20% slower"),
-#   BENCH_MODULES ("MOD.ko:VMLINUX ..." to use instead of the kernel caches' bpf_testmod.ko).
-# Everything generated goes to .cache/bench/work (git-ignored).
+#   BENCH_DEBIAN_DEB (a linux-image .deb whose modules make a module set),
+#   BENCH_DEBIAN_MODULES (100, or all: how many of its modules),
+#   KERNEL_CACHE_ROOT, KERNEL_CACHE, KERNEL_CACHE_7_3 (the kernel proofs' caches, as
+#   kernel/kernel.mk sets them: the vmlinux and module inputs).
+# Everything generated goes to .cache/bench (git-ignored).
 set -eu
 BUILD=${1:-build}
 ROOT=$(pwd)
@@ -27,6 +30,13 @@ WARMUP=${BENCH_WARMUP:-1}
 SIZES=${BENCH_SIZES:-"100 1000 10000 100000"}
 SYS_BTF=${BENCH_SYS_BTF:-/sys/kernel/btf/vmlinux}
 T=$(printf '\t')
+# the kernel proofs' caches (kernel/kernel.mk's defaults)
+if [ -z "${KERNEL_CACHE_ROOT:-}" ]; then
+	if [ -w /var/cache ]; then KERNEL_CACHE_ROOT=/var/cache/btf2btf; else KERNEL_CACHE_ROOT=$HOME/.cache/btf2btf; fi
+fi
+KERNEL_CACHE=${KERNEL_CACHE:-$KERNEL_CACHE_ROOT/kernel-6.12}
+KERNEL_CACHE_7_3=${KERNEL_CACHE_7_3:-$KERNEL_CACHE_ROOT/kernel-7.3}
+export KERNEL_CACHE_ROOT KERNEL_CACHE KERNEL_CACHE_7_3
 
 rm -rf "$W"
 mkdir -p "$W/log"
@@ -70,21 +80,16 @@ fi
 # btf2btf --features=all and 7.3's resolve_btfids on the same raw BTF (the
 # .BTF.1 pahole --btf_encode_detached writes in the 7.3 build) and object
 # upstream ID BTF1 OBJ
-# upstream ID BTF1 OBJ [BASE]: with BASE, a module on its vmlinux (split BTF)
 OLD_B2B=${BENCH_OLD_BTF2BTF:-}
 upstream() {
-	id=$1 btf1=$2 obj=$3 ub= ob=
-	[ $# -lt 4 ] || { ub="--btf_base $4" ob="--btf-base $4"; }
-	# shellcheck disable=SC2086 # ob/ub: an option and its argument, or nothing
+	id=$1 btf1=$2 obj=$3
 	[ -z "$ALL" ] || row "$id" "btf2btf --features=all" "$W/$id.all.btf" - \
-		"$B2B" -q --features=all $ob --btf "$btf1" -o "$W/$id.all.btf" "$obj"
-	# shellcheck disable=SC2086
+		"$B2B" -q --features=all --btf "$btf1" -o "$W/$id.all.btf" "$obj"
 	[ -z "$ALL" ] || [ -z "$OLD_B2B" ] || row "$id" "btf2btf@e70b18f --features=all" \
-		"$W/$id.old.btf" - "$OLD_B2B" -q --features=all $ob --btf "$btf1" -o "$W/$id.old.btf" "$obj"
+		"$W/$id.old.btf" - "$OLD_B2B" -q --features=all --btf "$btf1" -o "$W/$id.old.btf" "$obj"
 	if [ -n "$RB73" ]; then
 		copy=$W/$id.rb73.o
-		# shellcheck disable=SC2086
-		row "$id" resolve_btfids-7.3 "$copy.BTF" "cp '$obj' '$copy'" "$RB73" $ub --btf "$btf1" "$copy"
+		row "$id" resolve_btfids-7.3 "$copy.BTF" "cp '$obj' '$copy'" "$RB73" --btf "$btf1" "$copy"
 	fi
 }
 
@@ -106,7 +111,7 @@ baselines() {
 # ---- input 1: the 6.12 vmlinux of the kernel cache ----
 find_vmlinux() {
 	for name in vmlinux .tmp_vmlinux1; do
-		find "$ROOT/.cache/kernel" -maxdepth 4 -type f -name "$name" 2>/dev/null
+		find "$KERNEL_CACHE/build" -maxdepth 1 -type f -name "$name" 2>/dev/null
 	done | while read -r f; do
 		if readelf -S "$f" 2>/dev/null | grep -q ' \.BTF '; then
 			echo "$f"
@@ -121,12 +126,12 @@ if [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
 	info=$("$PW" --info "$V")
 	state=$("$B2B" -n "$V" 2>&1 | sed -n 's/.*KF_IMPLICIT_ARGS: \([^;]*\);.*/\1/p')
 	input vmlinux vmlinux "6.12 vmlinux" \
-		"${VMLINUX#$ROOT/}, $info, $(stat -c %s "$V") bytes ELF; btf2btf -n: ${state:-?}"
+		"$VMLINUX, $info, $(stat -c %s "$V") bytes ELF; btf2btf -n: ${state:-?}"
 	row vmlinux btf2btf "$W/vmlinux.b2b.btf" - "$B2B" -q -o "$W/vmlinux.b2b.btf" "$V"
 	baselines vmlinux "$V" "$V"
 	vmlinux_found=1
 else
-	skip "6.12 vmlinux" "no vmlinux or .tmp_vmlinux1 with a .BTF section under .cache/kernel (make kernel-test builds one; or set BENCH_VMLINUX)"
+	skip "6.12 vmlinux" "no vmlinux or .tmp_vmlinux1 with a .BTF section in $KERNEL_CACHE/build (make kernel-test builds one; or set BENCH_VMLINUX)"
 	vmlinux_found=
 fi
 
@@ -142,7 +147,7 @@ if [ -n "$vmlinux_found" ] && [ -r "$TMP1" ] && command -v "$PAHOLE" >/dev/null;
 	PRE=$CACHE/vmlinux-pre.$stamp
 	if [ ! -f "$PRE" ]; then
 		rm -f "$CACHE"/vmlinux-pre.*
-		echo "bench: re-encoding ${TMP1#$ROOT/} with $PAHOLE -J --btf_gen_floats (once per kernel build)" >&2
+		echo "bench: re-encoding $TMP1 with $PAHOLE -J --btf_gen_floats (once per kernel build)" >&2
 		cp "$TMP1" "$PRE.tmp" &&
 			LLVM_OBJCOPY=${OBJCOPY:-objcopy} "$PAHOLE" -J --btf_gen_floats "$PRE.tmp" >/dev/null &&
 			mv "$PRE.tmp" "$PRE" || rm -f "$PRE.tmp"
@@ -208,7 +213,7 @@ done
 # .tmp_vmlinux1 next to it, through pahole --btf_encode_detached as 7.3's
 # scripts/gen-btf.sh does, once per kernel build (cached)
 find_vmlinux73() {
-	find "$ROOT/.cache/kernel-7.3" -maxdepth 4 -type f -name vmlinux 2>/dev/null |
+	find "$KERNEL_CACHE_7_3/build" -maxdepth 1 -type f -name vmlinux 2>/dev/null |
 	while read -r f; do
 		if [ -r "$(dirname "$f")/.tmp_vmlinux1" ]; then
 			echo "$f"
@@ -223,7 +228,7 @@ if [ -n "$V73" ] && [ -r "$T73" ] && command -v "$PAHOLE" >/dev/null; then
 	PRE73=$CACHE/vmlinux73-pre.$stamp
 	if [ ! -f "$PRE73.BTF.1" ]; then
 		rm -f "$CACHE"/vmlinux73-pre.*
-		echo "bench: pahole --btf_encode_detached on ${T73#$ROOT/} (once per 7.3 kernel build)" >&2
+		echo "bench: pahole --btf_encode_detached on $T73 (once per 7.3 kernel build)" >&2
 		cp "$T73" "$PRE73" &&
 			"$PAHOLE" -J --btf_gen_floats --btf_encode_detached="$PRE73.BTF.1.tmp" "$PRE73" >/dev/null &&
 			mv "$PRE73.BTF.1.tmp" "$PRE73.BTF.1" || rm -f "$PRE73" "$PRE73.BTF.1.tmp"
@@ -232,32 +237,58 @@ fi
 if [ -n "${PRE73:-}" ] && [ -f "$PRE73.BTF.1" ]; then
 	info=$("$PW" --info "$PRE73.BTF.1")
 	input vmlinux-7.3 vmlinux73 "7.3 .tmp_vmlinux1 before resolve_btfids" \
-		"${T73#$ROOT/} through pahole $("$PAHOLE" --version) -J --btf_gen_floats --btf_encode_detached, $info; both tools --btf"
+		"$T73 through pahole $("$PAHOLE" --version) -J --btf_gen_floats --btf_encode_detached, $info; both tools --btf"
 	row vmlinux-7.3 btf2btf "$W/v73.b2b.btf" - "$B2B" -q --btf "$PRE73.BTF.1" -o "$W/v73.b2b.btf" "$PRE73"
 	row vmlinux-7.3 parse+write "$W/v73.pw.btf" - "$PW" "$PRE73.BTF.1" "$W/v73.pw.btf"
 	upstream vmlinux-7.3 "$PRE73.BTF.1" "$PRE73"
 else
-	skip "7.3 vmlinux" "no vmlinux with a .tmp_vmlinux1 beside it under .cache/kernel-7.3 (make kernel-test KERNEL=7.3 builds one; or set BENCH_VMLINUX73) or no pahole"
+	skip "7.3 vmlinux" "no vmlinux with a .tmp_vmlinux1 beside it in $KERNEL_CACHE_7_3/build (make kernel-test KERNEL=7.3 builds one; or set BENCH_VMLINUX73) or no pahole"
 fi
 
-# ---- input 5: modules on their vmlinux (bpf_testmod of the kernel caches) ----
-# The module's split .BTF as the build left it, both tools --btf-base the
-# vmlinux: what Kbuild runs once per module, the base parsed each time.
-MODULES=${BENCH_MODULES:-$(for k in kernel kernel-7.3; do
-	find "$ROOT/.cache/$k" -maxdepth 6 -name bpf_testmod.ko 2>/dev/null | head -1 |
-	while read -r m; do
-		v=$(find "$ROOT/.cache/$k" -maxdepth 4 -type f -name vmlinux 2>/dev/null | head -1)
-		[ -z "$v" ] || printf '%s:%s ' "$m" "$v"
+# ---- input 5: module sets, each module as the kernel's BTF phase meets it ----
+# (bench/module-sets.sh). Three rows: btf2btf over every module of a group in
+# one process (the base read once), btf2btf once per module, and 7.3's
+# resolve_btfids once per module as scripts/gen-btf.sh runs it. Each gets a
+# fresh copy of the set before every run (untimed): both write next to or
+# into the modules.
+# modset_rows ID VMLINUX DIR
+modset_rows() {
+	id=$1 v=$2 dir=$3 run=$W/$1.run
+	one=$W/$id.one.sh per=$W/$id.per.sh rb=$W/$id.rb73.sh
+	printf 'set -e\n' | tee "$one" "$per" >"$rb"
+	for g in intree extmod; do
+		mods=$(ls "$dir/$g" | sed -n 's/\.pre\.ko$//p')
+		[ -n "$mods" ] || continue
+		bd='' rd=''
+		[ $g = intree ] || { bd=--distill-base rd=--distill_base; }
+		files=
+		for m in $mods; do
+			files="$files '$run/$g/$m.ko'"
+			printf "'%s' -q --features=all %s -B '%s' '%s'\n" "$B2B" "$bd" "$v" "$run/$g/$m.ko" >>"$per"
+			printf "'%s' %s --btf_base '%s' --btf '%s' '%s'\n" "$RB73" "$rd" "$v" \
+				"$run/$g/$m.BTF.1" "$run/$g/$m.pre.ko" >>"$rb"
+		done
+		printf "'%s' -q --features=all %s -B '%s'%s\n" "$B2B" "$bd" "$v" "$files" >>"$one"
 	done
-done)}
-nmod=0
-for pair in $MODULES; do
-	m=${pair%%:*} v=${pair#*:} id=module-$nmod nmod=$((nmod + 1))
-	cp "$m" "$W/$id.ko" && cp "$v" "$W/$id.vmlinux" || continue
-	objcopy -O binary --only-section=.BTF "$W/$id.ko" "$W/$id.BTF.1" || continue
-	input "$id" module "${m#$ROOT/} on ${v#$ROOT/}" "$(stat -c %s "$W/$id.BTF.1") bytes of split BTF; both tools --btf-base"
-	upstream "$id" "$W/$id.BTF.1" "$W/$id.ko" "$W/$id.vmlinux"
-done
-[ "$nmod" -gt 0 ] || skip "modules" "no bpf_testmod.ko with a vmlinux under .cache/kernel or .cache/kernel-7.3 (make kernel-test builds them; or set BENCH_MODULES)"
+	prep="rm -rf '$run' && cp -rL '$dir' '$run'"
+	row "$id" "btf2btf all, one run" - "$prep" sh "$one"
+	row "$id" "btf2btf all, per module" - "$prep" sh "$per"
+	row "$id" "resolve_btfids-7.3 per module" - "$prep" sh "$rb"
+}
+if [ -z "$ALL" ] || [ -z "$RB73" ]; then
+	skip "module sets" "need btf2btf --features=all and 7.3's resolve_btfids (see above)"
+else
+	"$ROOT/bench/module-sets.sh" "$CACHE" "$W" >"$W/modsets" ||
+		skip "module sets" "bench/module-sets.sh failed (see $W/log/module-sets.log)"
+	while IFS="$T" read -r kind id label v dir note; do
+		if [ "$kind" = skip ]; then
+			skip "$id" "$label"
+			continue
+		fi
+		n=$(find "$dir" -name '*.pre.ko' | wc -l)
+		input "$id" "modset:$n" "$label" "$n module(s) on their vmlinux ($(stat -c %s "$v") bytes): $note"
+		modset_rows "$id" "$v" "$dir"
+	done <"$W/modsets"
+fi
 
 exec "$BENCH" -r "$RUNS" -w "$WARMUP" -l "$W/log" "$SPEC"

@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# make bench: the module sets, each module in the state the kernel's BTF
+# phase meets it (Linux 7.3's scripts/gen-btf.sh: the linked .ko without
+# .BTF, pahole's split BTF of it on vmlinux), prepared once per kernel build
+# into CACHE and selected into WORK.
+#   bench/module-sets.sh CACHE WORK
+# Prints, TAB-separated, one line per set or missing set:
+#   set  ID  LABEL  VMLINUX  DIR  NOTE
+#   skip LABEL  REASON
+# DIR/intree and DIR/extmod hold, for each module NAME (in-tree modules, and
+# out-of-tree ones, which gen-btf gives --distill_base):
+#   NAME.pre.ko  the .ko before the BTF phase (what resolve_btfids is given)
+#   NAME.BTF.1   pahole's split BTF (resolve_btfids --btf)
+#   NAME.ko      NAME.pre.ko with NAME.BTF.1 as .BTF (what btf2btf is given:
+#                pahole -J writes .BTF into the object itself)
+# Sets: the modules of the kernel proofs' caches (KERNEL_CACHE,
+# KERNEL_CACHE_7_3: in-tree modules of the build and bpf_testmod), relinked
+# from the objects their .ko.cmd names and encoded by PAHOLE on their
+# vmlinux; and a Debian linux-image .deb when one is cached
+# (BENCH_DEBIAN_DEB, else KERNEL_CACHE_ROOT/dev-kernels or CACHE), whose
+# modules carry no DWARF: their .BTF is pahole's as Debian's build wrote it
+# (6.12's resolve_btfids does not change .BTF), taken as the split BTF.
+# BENCH_DEBIAN_MODULES (100, or "all") of its modules, evenly spaced in
+# name order.
+set -eu
+CACHE=$1 WORK=$2
+KROOT=${KERNEL_CACHE_ROOT:-}
+if [ -z "$KROOT" ]; then	# kernel/kernel.mk's default
+	if [ -w /var/cache ]; then KROOT=/var/cache/btf2btf; else KROOT=$HOME/.cache/btf2btf; fi
+fi
+PAHOLE=${PAHOLE:-pahole}
+LOG=$WORK/log/module-sets.log
+: >"$LOG"
+
+say() { echo "bench: $*" >&2; }
+skip() { printf 'skip\t%s\t%s\n' "$1" "$2"; }
+stamp() { stat -c '%s.%Y' "$1"; }
+# names DIR: the modules of a group, "none" if none
+names() {
+	n=$(ls "$1" | sed -n 's/\.pre\.ko$//p' | tr '\n' ' ')
+	n=${n% }
+	echo "${n:-none}"
+}
+
+# group MODULE: intree or extmod (modpost marks in-tree modules "intree: Y";
+# gen-btf adds --distill_base for the others, KBUILD_EXTMOD)
+group() {
+	if [ "$(modinfo -F intree "$1" 2>/dev/null)" = Y ]; then echo intree; else echo extmod; fi
+}
+
+# relink MODULE.ko OUT: the module's link as its .ko.cmd recorded it (before
+# gen-btf added .BTF), run where its relative paths resolve
+relink() {
+	r_out=$2 r_dir=$(dirname "$1")
+	cmdf=$r_dir/.$(basename "$1").cmd
+	[ -r "$cmdf" ] || return 1
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmdf" | sed 's/;.*//')
+	[ -n "$cmd" ] || return 1
+	for cwd in "$3" "$r_dir"; do
+		# shellcheck disable=SC2086 # the recorded command, split as make does
+		set -- $cmd
+		args= ok=1 prev=
+		for a in "$@"; do
+			case $a in /*) p=$a ;; *) p=$cwd/$a ;; esac
+			case $prev in
+			-o) a=$r_out ;;
+			-T) [ -e "$p" ] || ok= ;;
+			*) case $a in *.o) [ -e "$p" ] || ok= ;; esac ;;
+			esac
+			args="$args $a" prev=$a
+		done
+		if [ -n "$ok" ]; then
+			# shellcheck disable=SC2086
+			(cd "$cwd" && $args) >>"$LOG" 2>&1 && return 0
+		fi
+	done
+	return 1
+}
+
+# encode DIR NAME VMLINUX: NAME.pre.ko -> NAME.BTF.1 (pahole, as gen-btf) and NAME.ko
+encode() {
+	"$PAHOLE" -J --btf_gen_floats --btf_base "$3" --btf_encode_detached="$1/$2.BTF.1" \
+		"$1/$2.pre.ko" >>"$LOG" 2>&1 &&
+		objcopy --add-section .BTF="$1/$2.BTF.1" "$1/$2.pre.ko" "$1/$2.ko"
+}
+
+# ---- the kernel proofs' modules ----
+# kernel_set ID LABEL KCACHE TESTMOD
+kernel_set() {
+	id=$1 label=$2 kc=$3 testmod=$4
+	v=$kc/build/vmlinux
+	if [ ! -r "$v" ]; then
+		skip "$label" "no $v (make kernel-test builds it; KERNEL_CACHE_ROOT=$KROOT)"
+		return
+	fi
+	if ! command -v "$PAHOLE" >/dev/null; then
+		skip "$label" "no $PAHOLE (apt-get install dwarves)"
+		return
+	fi
+	dir=$CACHE/modset-$id.$(stamp "$v")
+	if [ ! -f "$dir/.complete" ]; then
+		rm -rf "$CACHE/modset-$id".*
+		say "$label: relinking the modules and encoding their BTF with $PAHOLE (once per kernel build)"
+		mkdir -p "$dir/intree" "$dir/extmod"
+		cp "$v" "$dir/vmlinux"
+		{ find "$kc/build" -name '*.ko' 2>/dev/null; echo "$testmod"; } |
+		while read -r m; do
+			[ -r "$m" ] || continue
+			g=$(group "$m") n=$(basename "$m" .ko)
+			if relink "$m" "$dir/$g/$n.pre.ko" "$kc/build" && encode "$dir/$g" "$n" "$dir/vmlinux"; then
+				:
+			else
+				echo "bench: $m: relink or pahole failed" >>"$LOG"
+				rm -f "$dir/$g/$n".*
+			fi
+		done
+		touch "$dir/.complete"
+	fi
+	n=$(find "$dir" -name '*.pre.ko' | wc -l)
+	if [ "$n" -eq 0 ]; then
+		skip "$label" "no module of $kc could be relinked and encoded (see $LOG)"
+		return
+	fi
+	printf 'set\t%s\t%s\t%s\t%s\t%s\n' "$id" "$label" "$dir/vmlinux" "$dir" \
+		"$(names "$dir/intree") in-tree, $(names "$dir/extmod") out-of-tree; relinked from their .ko.cmd, split BTF by pahole $("$PAHOLE" --version) --btf_base vmlinux"
+}
+KC612=${KERNEL_CACHE:-$KROOT/kernel-6.12}
+KC73=${KERNEL_CACHE_7_3:-$KROOT/kernel-7.3}
+kernel_set k612 "6.12 kernel proof's modules" "$KC612" \
+	"$KC612/src/linux-source-6.12/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko"
+kernel_set k73 "7.3 kernel proof's modules" "$KC73" "$KC73/testmod/bpf_testmod.ko"
+
+# ---- Debian's modules ----
+deb_ok() {
+	list=$(dpkg-deb -c "$1" 2>/dev/null) || return 1
+	case $list in *'/vmlinuz-'*) ;; *) return 1 ;; esac
+	case $list in *'.ko'*) return 0 ;; esac
+	return 1
+}
+DEB=${BENCH_DEBIAN_DEB:-}
+if [ -z "$DEB" ]; then
+	for d in "$KROOT"/dev-kernels/linux-image-*.deb "$CACHE"/linux-image-*.deb; do
+		if [ -r "$d" ] && deb_ok "$d"; then DEB=$d; break; fi
+	done
+fi
+XV=
+for x in "$CACHE/../linux-7.3/src/linux-source-7.3" "$KC612/src/linux-source-6.12"; do
+	[ -x "$x/scripts/extract-vmlinux" ] && XV=$x/scripts/extract-vmlinux && break
+done
+if [ -z "$DEB" ]; then
+	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB)"
+elif [ -z "$XV" ]; then
+	skip "Debian's modules" "no scripts/extract-vmlinux (a linux-source tree in .cache/linux-7.3 or the 6.12 kernel cache)"
+else
+	ver=$(dpkg-deb -f "$DEB" Package | sed 's/^linux-image-//')
+	dir=$CACHE/debian-$ver.$(stamp "$DEB")
+	if [ ! -f "$dir/.complete" ]; then
+		rm -rf "$CACHE/debian-$ver".*
+		say "Debian $ver: unpacking $DEB, its vmlinux and modules (once)"
+		mkdir -p "$dir/all"
+		dpkg-deb -x "$DEB" "$dir/x"
+		sh "$XV" "$dir"/x/boot/vmlinuz-* >"$dir/vmlinux" 2>>"$LOG"
+		find "$dir/x" -name '*.ko*' | while read -r m; do
+			n=$(basename "$m") n=${n%%.ko*}
+			case $m in
+			*.xz) xz -dc "$m" ;;
+			*.zst) zstd -qdc "$m" ;;
+			*) cat "$m" ;;
+			esac >"$dir/all/$n.ko"
+		done
+		rm -rf "$dir/x"
+		touch "$dir/.complete"
+	fi
+	total=$(ls "$dir/all" | wc -l)
+	# a set8 resolved by Debian's resolve_btfids is refused by btf2btf with
+	# dedup/sort (its ids would go stale; the build runs btf2btf first), and
+	# the set8s' order was sorted by id: the state before cannot be rebuilt
+	if [ ! -f "$dir/eligible" ]; then
+		ls "$dir/all" | sort | while read -r f; do
+			m=$dir/all/$f
+			readelf -S "$m" 2>/dev/null | grep -q ' \.BTF ' || continue
+			! readelf -sW "$m" 2>/dev/null | grep -q '__BTF_ID__set8__' || continue
+			echo "${f%.ko}"
+		done >"$dir/eligible.tmp"
+		mv "$dir/eligible.tmp" "$dir/eligible"
+	fi
+	ne=$(wc -l <"$dir/eligible")
+	want=${BENCH_DEBIAN_MODULES:-100}
+	[ "$want" = all ] || [ "$want" -gt "$ne" ] && want=$ne
+	sel=$WORK/modset-debian
+	mkdir -p "$sel/intree" "$sel/extmod"
+	awk -v w="$want" '{ l[NR] = $0 } END { for (i = 0; i < w; i++) print l[int(i * NR / w) + 1] }' \
+		"$dir/eligible" | while read -r n; do
+		g=$(group "$dir/all/$n.ko")
+		objcopy --dump-section .BTF="$sel/$g/$n.BTF.1" "$dir/all/$n.ko" "$sel/$g/$n.tmp"
+		rm -f "$sel/$g/$n.tmp"
+		objcopy --remove-section .BTF "$dir/all/$n.ko" "$sel/$g/$n.pre.ko"
+		cp "$dir/all/$n.ko" "$sel/$g/$n.ko"
+	done
+	nsel=$(find "$sel" -name '*.pre.ko' | wc -l)
+	printf 'set\t%s\t%s\t%s\t%s\t%s\n' debian "Debian $ver modules" "$dir/vmlinux" "$sel" \
+		"$nsel of its $total modules (evenly spaced in name order among the $ne with .BTF and no resolved set8; BENCH_DEBIAN_MODULES=all for all), as shipped: .BTF is pahole's, the split BTF"
+fi
