@@ -60,7 +60,7 @@ relink() {
 	for cwd in "$3" "$r_dir"; do
 		# shellcheck disable=SC2086 # the recorded command, split as make does
 		set -- $cmd
-		args= ok=1 prev=
+		args='' ok=1 prev=''
 		for a in "$@"; do
 			case $a in /*) p=$a ;; *) p=$cwd/$a ;; esac
 			case $prev in
@@ -173,6 +173,10 @@ else
 		touch "$dir/.complete"
 	fi
 	total=$(ls "$dir/all" | wc -l)
+	if ! readelf -S "$dir/vmlinux" 2>/dev/null | grep -q ' \.BTF '; then
+		skip "Debian $ver modules" "no .BTF in the vmlinux extract-vmlinux made of its vmlinuz (see $LOG)"
+		exit 0
+	fi
 	# a set8 resolved by Debian's resolve_btfids is refused by btf2btf with
 	# dedup/sort (its ids would go stale; the build runs btf2btf first), and
 	# the set8s' order was sorted by id: the state before cannot be rebuilt
