@@ -4,8 +4,8 @@
 # The object sets a guest loads with BPF_BTF_LOAD (kernel/guest/btf-accept/):
 # the BTF of the differential's objects (make differential, its work
 # directory WORK) whose input the guest's kernel loads -- its fixtures and
-# its kernel-valid random batches (6.12: kv612_*, no kind_flag decl tag; 7.3:
-# kv73_* too), not the random objects with unnamed FUNC parameters (rand*,
+# its kernel-valid random batches (6.12: kv612_*, no kind_flag decl tag; 7.2
+# and 7.3: kv73_* too), not the random objects with unnamed FUNC parameters (rand*,
 # which every kernel refuses: "Invalid arg#N") -- as raw native BTF files
 # (split BTF joined to its base by btf-flatten).
 #
@@ -14,6 +14,7 @@
 # SET is one of
 #   btf2btf-all  btf2btf --features=all, the differential's own output
 #   btf2btf      btf2btf with its default features, run here ($BTF2BTF)
+#   adapter      btf2btf with the pahole adapter's features (src/adapter/pahole.sh)
 #   upstream     7.3 resolve_btfids, the differential's oracle output; the
 #                kernel must refuse exactly the objects with a decl tag past
 #                its FUNC's parameters (btfcanon's DANGLING: the decl tags
@@ -22,7 +23,7 @@
 # whose input the guest's kernel refuses is judged apart (btf_accept.h).
 # When WORK holds no results, make differential runs first (DIFF_WORK=WORK).
 # Environment: BTF2BTF, BTFCANON (build/tests/btfcanon, for upstream), ENDIAN
-# (little or big, the guest's), KERNEL (6.12 or 7.3, the guest's). Writes
+# (little or big, the guest's), KERNEL (6.12, 7.2 or 7.3, the guest's). Writes
 # OUT/SET/{label,refuse,*.btf}; builds btf-flatten (host, Debian's libbpf).
 
 set -euo pipefail
@@ -31,11 +32,11 @@ OUT=${1:?usage: btf-accept-sets.sh OUT WORK SET...}
 WORK=${2:?usage: btf-accept-sets.sh OUT WORK SET...}
 shift 2
 ENDIAN=${ENDIAN:-little}
-KERNEL=${KERNEL:?KERNEL (6.12 or 7.3) not set}
+KERNEL=${KERNEL:?KERNEL (6.12, 7.2 or 7.3) not set}
 case $KERNEL in
 6.12) objects='^(fx-|kv612_)' ;;
-7.3) objects='^(fx-|kv612_|kv73_)' ;;
-*) echo "btf-accept-sets: error: KERNEL $KERNEL: 6.12 or 7.3" >&2; exit 1 ;;
+7.2 | 7.3) objects='^(fx-|kv612_|kv73_)' ;;
+*) echo "btf-accept-sets: error: KERNEL $KERNEL: 6.12, 7.2 or 7.3" >&2; exit 1 ;;
 esac
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -87,10 +88,17 @@ for set in "$@"; do
 		done < "$tmp/cases" | fill "$d"
 		label="btf2btf --features=all"
 		;;
-	btf2btf)
+	btf2btf | adapter)
+		features=()
+		if [ "$set" = adapter ]; then
+			# the adapter's own --features, read from it (no second copy to drift)
+			f=$(grep -o -m1 -- '--features=[a-z_,]*' "$TOP/src/adapter/pahole.sh") ||
+				die "no --features in src/adapter/pahole.sh"
+			features=("$f")
+		fi
 		while read -r name kind base; do
-			args=()
-			[ "$kind" = vmlinux ] || args=(--btf-base "$base")
+			args=("${features[@]}")
+			[ "$kind" = vmlinux ] || args+=(--btf-base "$base")
 			[ "$kind" != module-distill ] || args+=(--distill-base)
 			cp "$WORK/in/$name.o" "$tmp/$name.o"
 			# an input btf2btf refuses (exit 1) is no object of the set
@@ -102,7 +110,7 @@ for set in "$@"; do
 			[ "$kind" != module-distill ] || base=$tmp/$name.BTF.base
 			echo "$name $tmp/$name.BTF $base"
 		done < "$tmp/cases" | fill "$d"
-		label="btf2btf (default features)"
+		label="btf2btf ${features[*]:-(default features)}"
 		;;
 	upstream)
 		[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built"

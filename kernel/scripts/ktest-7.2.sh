@@ -51,7 +51,10 @@ mkdir -p "$STAMPS"
 CONFIGS=("$KDIR"/configs/"$VER"/*.config)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR/guest/7.3" "$KDIR/guest/btf-accept" \
-	"$KDIR/guest/common" -type f | LC_ALL=C sort)
+	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f |
+	LC_ALL=C sort)
+# the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
+DIFF_WORK=${DIFF_WORK:-$TOP/build/differential}
 
 step_fetch() {
 	say "fetch: $PKG ($SUITE) into $FETCH"
@@ -180,6 +183,9 @@ step_guest() {
 		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	cp "$SCX/runner" "$GUEST/root/sched_ext/runner"
+	# the differential's kernel-valid objects as the adapter transforms them
+	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=$VER kernel/scripts/btf-accept-sets.sh \
+		"$GUEST/root/btf-accept" "$DIFF_WORK" adapter
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"

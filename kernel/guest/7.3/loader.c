@@ -22,7 +22,9 @@
  * Built with -DGUEST_KERNEL_7_2 it is the /init of the 7.2 guest
  * (kernel/scripts/ktest-7.2.sh): the same objects from the 7.2 tree (7.2 has
  * no arena_kfunc.c), sched_ext's kfuncs checked in the BTF, and
- * tools/testing/selftests/sched_ext's runner run, one result per test.
+ * tools/testing/selftests/sched_ext's runner run, one result per test. Both
+ * guests then load the differential's objects with BPF_BTF_LOAD
+ * (/btf-accept: 7.3 btf2btf's and resolve_btfids', 7.2 the pahole adapter's).
  *
  * Output: one "PASS name" / "FAIL name: why" / "SKIP name: why" line per
  * test and "N passed, M failed" at the end; then the guest reboots.
@@ -1216,9 +1218,8 @@ int main(void)
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
 #ifdef GUEST_KERNEL_7_2
 	run_sched_ext();
-#else
-	btf_accept_run("/btf-accept", report);
 #endif
+	btf_accept_run("/btf-accept", report);
 	guest_check_dmesg(report);
 
 	if (xfailed)
