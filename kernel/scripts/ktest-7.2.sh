@@ -183,6 +183,12 @@ step_guest() {
 		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	cp "$SCX/runner" "$GUEST/root/sched_ext/runner"
+	# the run-time negative control: vmlinux's BTF without the adapter (the
+	# negative step's, of this kernel), which the loader puts in place of the
+	# kernel's for the runner's create_dsq test
+	[ "$KCACHE/negative/pahole/vmlinux.BTF" -nt "$OBJ/vmlinux" ] || step_negative
+	mkdir -p "$GUEST/root/no-adapter"
+	cp "$KCACHE/negative/pahole/vmlinux.BTF" "$GUEST/root/no-adapter/vmlinux.btf"
 	# the differential's kernel-valid objects as the adapter transforms them
 	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=$VER kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" adapter

@@ -1107,35 +1107,72 @@ static void check_btf(void)
 
 #ifdef GUEST_KERNEL_7_2
 #define SCX_RUNNER	"/sched_ext/runner"
+/* vmlinux's BTF from the same build without the adapter (ktest-7.2.sh) */
+#define NO_ADAPTER_BTF	"/no-adapter/vmlinux.btf"
+#define KERNEL_BTF	"/sys/kernel/btf/vmlinux"
 
 /*
- * tools/testing/selftests/sched_ext's runner, all tests in one process (one
- * sched_ext scheduler at a time); its "ok N name # [SKIP]" / "not ok N name"
- * lines become results, everything it prints goes to the console log.
+ * tools/testing/selftests/sched_ext's runner (-t FILTER: only the tests
+ * whose name has it), its stdout and stderr on the returned stream; NULL
+ * (after a FAIL line named TEST) when it cannot be started.
+ */
+static FILE *runner_start(const char *filter, const char *test, pid_t *pid)
+{
+	int pfd[2];
+
+	if (pipe(pfd)) {
+		result(false, test, "pipe: %s", strerror(errno));
+		return NULL;
+	}
+	*pid = fork();
+	if (*pid < 0) {
+		result(false, test, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return NULL;
+	}
+	if (*pid == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		if (filter)
+			execl(SCX_RUNNER, SCX_RUNNER, "-q", "-t", filter, (char *)NULL);
+		else
+			execl(SCX_RUNNER, SCX_RUNNER, "-q", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	return fdopen(pfd[0], "r");
+}
+
+/* the runner's exit status, -1 when it did not exit */
+static int runner_wait(FILE *in, pid_t pid)
+{
+	int status;
+
+	fclose(in);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * All the runner's tests in one process (one sched_ext scheduler at a
+ * time); its "ok N name # [SKIP]" / "not ok N name" lines become results,
+ * everything it prints goes to the console log.
  */
 static void run_sched_ext(void)
 {
 	char line[4096], name[256], directive[64], full[300];
-	int pfd[2], status, seen = 0;
+	int status, seen = 0;
 	unsigned int num;
 	FILE *in;
 	pid_t pid;
 
-	if (pipe(pfd)) {
-		result(false, "sched_ext_runner", "pipe: %s", strerror(errno));
+	in = runner_start(NULL, "sched_ext_runner", &pid);
+	if (!in)
 		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		close(pfd[0]);
-		execl(SCX_RUNNER, SCX_RUNNER, "-q", (char *)NULL);
-		_exit(127);
-	}
-	close(pfd[1]);
-	in = fdopen(pfd[0], "r");
-	while (in && fgets(line, sizeof(line), in)) {
+	while (fgets(line, sizeof(line), in)) {
 		bool ok = !strncmp(line, "ok ", 3);
 
 		printf("  scx| %s", line);
@@ -1150,12 +1187,55 @@ static void run_sched_ext(void)
 				result(ok, full, "runner test %u", num);
 		}
 	}
-	if (in)
-		fclose(in);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		status = -1;
-	result(seen > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "sched_ext_runner",
-	       "%d tests reported, exit status %d", seen, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	status = runner_wait(in, pid);
+	result(seen > 0 && status == 0, "sched_ext_runner", "%d tests reported, exit status %d",
+	       seen, status);
+}
+
+/*
+ * The negative control at run time: vmlinux's BTF as the same build gives
+ * it without the adapter, bind-mounted where libbpf reads the kernel's BTF,
+ * and the runner's create_dsq test, whose scheduler calls the
+ * KF_IMPLICIT_ARGS kfunc scx_bpf_create_dsq. libbpf must refuse it with the
+ * message sched_ext users get on a 7.2 built with pahole < 1.26.
+ */
+static void run_sched_ext_without_adapter(void)
+{
+	static const char test[] = "negative_sched_ext_create_dsq_without_adapter";
+	char line[4096], refusal[512] = "";
+	bool failed = false;
+	int status = -1;
+	FILE *in;
+	pid_t pid;
+
+	if (mount(NO_ADAPTER_BTF, KERNEL_BTF, NULL, MS_BIND, NULL)) {
+		result(false, test, "bind mount %s on %s: %s", NO_ADAPTER_BTF, KERNEL_BTF,
+		       strerror(errno));
+		return;
+	}
+	in = runner_start("create_dsq", test, &pid);
+	if (in) {
+		while (fgets(line, sizeof(line), in)) {
+			printf("  scx-no-adapter| %s", line);
+			if (!refusal[0] && strstr(line, "'scx_bpf_create_dsq': func_proto") &&
+			    strstr(line, "incompatible with vmlinux"))
+				snprintf(refusal, sizeof(refusal), "%.*s", (int)strcspn(line, "\n"),
+					 line);
+			failed |= !strncmp(line, "not ok ", 7);
+		}
+		status = runner_wait(in, pid);
+	}
+	if (umount(KERNEL_BTF))
+		result(false, test, "umount %s: %s", KERNEL_BTF, strerror(errno));
+	if (!in)
+		return;
+	if (refusal[0] && failed)
+		result(true, test, "vmlinux BTF built without the adapter: %s; runner: not ok, exit %d",
+		       refusal, status);
+	else
+		result(false, test, "vmlinux BTF built without the adapter: %s, %s, exit %d",
+		       refusal[0] ? refusal : "no func_proto refusal of scx_bpf_create_dsq",
+		       failed ? "not ok" : "no \"not ok\" line", status);
 }
 #endif
 
@@ -1218,6 +1298,7 @@ int main(void)
 	drive_run_all("rbtree", rbtree_progs, rbtree_flags);
 #ifdef GUEST_KERNEL_7_2
 	run_sched_ext();
+	run_sched_ext_without_adapter();
 #endif
 	btf_accept_run("/btf-accept", report);
 	guest_check_dmesg(report);
