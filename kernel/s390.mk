@@ -5,9 +5,9 @@
 #   make kernel-test-s390       cross-build Debian's 7.3 for s390x with btf2btf
 #                               doing the BTF phase (cached outside the clone),
 #                               the BTF-phase differential against stock
-#                               resolve_btfids, the big-endian BTF read back
-#   make kernel-test-s390 S390_STEPS=boot   the guest in qemu-system-s390x (does
-#                               not boot with Debian 12's QEMU 7.2: kernel/README.md)
+#                               resolve_btfids, the big-endian BTF read back,
+#                               the guest booted in qemu-system-s390x (TCG)
+#   make kernel-test-s390 S390_STEPS=boot   the guest alone
 #   make kernel-clean-s390      remove its cache
 
 KERNEL_CACHE_S390 ?= $(KERNEL_CACHE_ROOT)/kernel-7.3-s390

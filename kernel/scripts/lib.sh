@@ -60,17 +60,18 @@ pack_initramfs() {
 }
 
 # qemu_boot BZIMAGE INITRD LOG TIMEOUT [EXTRA_CMDLINE [LABEL]]: boot under TCG
-# (QEMU_SYSTEM: the emulator, default qemu-system-x86_64; console=ttyS0 is
-# also the name of s390's SCLP console; QEMU_SMP: the guest's CPUs, default
-# 1; QEMU_ACCEL: the -accel argument, default tcg),
-# print the guest's result lines and fail unless the last summary is
-# "N passed, 0 failed", N > 0.
+# (QEMU_SYSTEM: the emulator, default qemu-system-x86_64; QEMU_SMP: the
+# guest's CPUs, default 1; QEMU_ACCEL: the -accel argument, default tcg;
+# QEMU_CONSOLE: an array of the options that put the guest's console=ttyS0
+# on stdout, default -nographic, the serial port), print the guest's result
+# lines and fail unless the last summary is "N passed, 0 failed", N > 0.
 qemu_boot() {
 	local kernel=$1 initrd=$2 log=$3 secs=$4 extra=${5:-} label=${6:+ ($6)} rc=0 summary
-	local qemu=${QEMU_SYSTEM:-qemu-system-x86_64}
+	local qemu=${QEMU_SYSTEM:-qemu-system-x86_64} console=(-nographic)
+	[ -z "${QEMU_CONSOLE[*]:-}" ] || console=("${QEMU_CONSOLE[@]}")
 	say "boot${6:+($6)}: $qemu -smp ${QEMU_SMP:-1} -accel ${QEMU_ACCEL:-tcg} (timeout ${secs}s), log in $log"
 	timeout "$secs" "$qemu" -m 512 -smp "${QEMU_SMP:-1}" -accel "${QEMU_ACCEL:-tcg}" \
-		-nographic -no-reboot \
+		"${console[@]}" -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=4${extra:+ $extra}" \
 		< /dev/null > "$log" 2>&1 || rc=$?

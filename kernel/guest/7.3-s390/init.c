@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "btf_accept.h"
@@ -231,6 +232,12 @@ int main(void)
 
 	printf("%d passed, %d failed\n", passed, failed);
 	fflush(stdout);
+	/*
+	 * The SCLP line-mode tty sends what it buffered from a timer, and the
+	 * reboot deactivates the SCLP: without waiting here the last lines
+	 * (the summary among them) never reach the console.
+	 */
+	tcdrain(STDOUT_FILENO);
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;
