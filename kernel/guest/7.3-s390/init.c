@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
 #include <linux/btf.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -145,16 +147,24 @@ static const char *kbtf_str(const struct kbtf *b, unsigned int off)
 	return off - b->start_str < b->str_len ? b->strs + off - b->start_str : "?";
 }
 
-/* the prototype of FUNC NAME among B's own types */
-static const struct btf_type *kbtf_func_proto(const struct kbtf *b, const char *name)
+/* the type id of FUNC NAME among B's own types, or 0 */
+static unsigned int kbtf_func_id(const struct kbtf *b, const char *name)
 {
 	for (unsigned int i = 0; i < b->nr; i++) {
 		const struct btf_type *t = b->types[i];
 
 		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && !strcmp(kbtf_str(b, t->name_off), name))
-			return kbtf_type(b, t->type);
+			return b->start_id + i;
 	}
-	return NULL;
+	return 0;
+}
+
+/* the prototype of FUNC NAME among B's own types */
+static const struct btf_type *kbtf_func_proto(const struct kbtf *b, const char *name)
+{
+	unsigned int id = kbtf_func_id(b, name);
+
+	return id ? kbtf_type(b, kbtf_type(b, id)->type) : NULL;
 }
 
 static int nparams(const struct btf_type *proto)
@@ -179,8 +189,11 @@ static const char *last_param_struct(const struct kbtf *b, const struct btf_type
 	return t && BTF_INFO_KIND(t->info) == BTF_KIND_STRUCT ? kbtf_str(b, t->name_off) : "";
 }
 
-/* the kfuncs' reduced prototypes and their _impl, read back from big-endian BTF */
-static void check_btf(void)
+/*
+ * The kfuncs' reduced prototypes and their _impl, read back from big-endian
+ * BTF into VMLINUX; false when it cannot be read.
+ */
+static bool check_btf(struct kbtf *vmlinux)
 {
 	/* the first four's _impl exist only in BTF: their last parameter is the aux */
 	static const struct { const char *fn; int reduced, impl; bool aux; } kf[] = {
@@ -193,40 +206,222 @@ static void check_btf(void)
 		{ "bpf_rbtree_add", 3, 5, false },
 	};
 	const struct btf_type *fp, *ip;
-	struct kbtf vmlinux;
 	char impl[128], name[160];
 	const char *err, *aux;
 	size_t i;
 
-	err = kbtf_open(&vmlinux, "/sys/kernel/btf/vmlinux", NULL);
+	err = kbtf_open(vmlinux, "/sys/kernel/btf/vmlinux", NULL);
 	result(!err, "btf_vmlinux_read", "%s%u types, %u string bytes, magic 0x%02x%02x in memory",
-	       err ? err : "", vmlinux.nr, vmlinux.str_len,
-	       vmlinux.data ? (unsigned char)vmlinux.data[0] : 0,
-	       vmlinux.data ? (unsigned char)vmlinux.data[1] : 0);
+	       err ? err : "", vmlinux->nr, vmlinux->str_len,
+	       vmlinux->data ? (unsigned char)vmlinux->data[0] : 0,
+	       vmlinux->data ? (unsigned char)vmlinux->data[1] : 0);
 	if (err)
-		return;
+		return false;
 	for (i = 0; i < sizeof(kf) / sizeof(kf[0]); i++) {
 		snprintf(impl, sizeof(impl), "%s_impl", kf[i].fn);
 		snprintf(name, sizeof(name), "btf_vmlinux_%s", kf[i].fn);
-		fp = kbtf_func_proto(&vmlinux, kf[i].fn);
-		ip = kbtf_func_proto(&vmlinux, impl);
-		aux = ip ? last_param_struct(&vmlinux, ip) : "";
+		fp = kbtf_func_proto(vmlinux, kf[i].fn);
+		ip = kbtf_func_proto(vmlinux, impl);
+		aux = ip ? last_param_struct(vmlinux, ip) : "";
 		result(nparams(fp) == kf[i].reduced && nparams(ip) == kf[i].impl &&
 		       (!kf[i].aux || !strcmp(aux, "bpf_prog_aux")), name,
 		       "%s: %d params, %s: %d, its last: struct %s *", kf[i].fn, nparams(fp),
 		       impl, nparams(ip), aux[0] ? aux : "-");
 	}
+	return true;
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* 7.3's enum bpf_stream_id; the cross toolchain's headers are 6.1's */
+#define BPF_STDOUT_7_3 1
+
+#define STREAM_FMT "s390x stream %d\n"
+
+/*
+ * A read-only, frozen array map holding STREAM_FMT: the constant string a
+ * "__str" kfunc argument must point to. An fd, or -1 with WHY filled.
+ */
+static int stream_fmt_map(char *why, size_t size)
+{
+	static const char fmt[32] = STREAM_FMT;
+	union bpf_attr attr;
+	__u32 key = 0;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(fmt);
+	attr.max_entries = 1;
+	attr.map_flags = BPF_F_RDONLY_PROG;
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0) {
+		snprintf(why, size, "BPF_MAP_CREATE: %s", strerror(errno));
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&key;
+	attr.value = (unsigned long)fmt;
+	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr)) {
+		snprintf(why, size, "BPF_MAP_UPDATE_ELEM: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	/* BPF_MAP_FREEZE takes the map fd alone */
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	if (sys_bpf(BPF_MAP_FREEZE, &attr)) {
+		snprintf(why, size, "BPF_MAP_FREEZE: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A sleepable syscall program doing KFUNC(BPF_STDOUT, STREAM_FMT, &42, 8)
+ * through the kfunc call of BTF id ID (r5 = 0 too, for an _impl's aux).
+ * Its fd, or -1 with the verifier's log in LOG.
+ */
+static int stream_prog_load(int map_fd, unsigned int id, char *log, size_t log_size)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8, .imm = 42 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = BPF_STDOUT_7_3 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_2,
+		  .src_reg = BPF_PSEUDO_MAP_VALUE, .imm = map_fd },
+		{ .imm = 0 },	/* offset in the map value */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_3, .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_3, .imm = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_4, .imm = 8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_5, .imm = 0 },
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL, .imm = (int)id },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (unsigned long)"GPL";
+	attr.log_buf = (unsigned long)log;
+	attr.log_size = log_size;
+	attr.log_level = 1;
+	log[0] = '\0';
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* the last line of the verifier's LOG that is not empty, in place */
+static const char *log_last_line(char *log)
+{
+	size_t n = strlen(log);
+	char *nl;
+
+	while (n && log[n - 1] == '\n')
+		log[--n] = '\0';
+	nl = strrchr(log, '\n');
+	return nl ? nl + 1 : log;
+}
+
+/*
+ * Where the verifier put the program's aux for the kfunc call in the
+ * translated program of FD: the 64-bit value it loads into R5 just before
+ * the call (0 when it loads nothing there); -1 when the program cannot be
+ * read.
+ */
+static long long aux_before_call(int fd)
+{
+	struct bpf_insn insns[64];
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	unsigned int i, n;
+
+	memset(&info, 0, sizeof(info));
+	info.xlated_prog_len = sizeof(insns);
+	info.xlated_prog_insns = (unsigned long)insns;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (unsigned long)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) || info.xlated_prog_len > sizeof(insns))
+		return -1;
+	n = info.xlated_prog_len / sizeof(insns[0]);
+	for (i = 2; i < n; i++)
+		if (insns[i].code == (BPF_JMP | BPF_CALL) &&
+		    insns[i - 2].code == (BPF_LD | BPF_DW | BPF_IMM) && insns[i - 2].dst_reg == BPF_REG_5)
+			return (long long)((unsigned long long)(__u32)insns[i - 1].imm << 32 |
+					   (__u32)insns[i - 2].imm);
+	return 0;
+}
+
+/*
+ * A KF_IMPLICIT_ARGS kfunc called through the big-endian BTF: the verifier
+ * takes bpf_stream_vprintk with its reduced prototype (4 arguments), knows
+ * from the set8 flags of .BTF_ids (byte order!) that the 5th, the
+ * struct bpf_prog_aux *, is the kernel's to pass, and loads it into R5 in
+ * front of the call; a call of the _impl FUNC (the full prototype, in BTF
+ * only) is refused. Not run: without CONFIG_NET there is no
+ * BPF_PROG_TEST_RUN (net/bpf/test_run.c), and this config has no other
+ * program type the guest could trigger (kernel/README.md).
+ */
+static void check_stream_kfunc(const struct kbtf *vmlinux)
+{
+	static char log[1 << 16];
+	unsigned int id = kbtf_func_id(vmlinux, "bpf_stream_vprintk");
+	unsigned int impl = kbtf_func_id(vmlinux, "bpf_stream_vprintk_impl");
+	const char *refusal = "cannot find address for kernel function bpf_stream_vprintk_impl";
+	char why[600];
+	long long aux;
+	int map_fd, fd;
+	bool refused;
+
+	map_fd = stream_fmt_map(why, sizeof(why));
+	if (map_fd < 0) {
+		report(false, "kfunc_stream_vprintk", why);
+		return;
+	}
+	fd = stream_prog_load(map_fd, id, log, sizeof(log));
+	if (fd < 0) {
+		result(false, "kfunc_stream_vprintk", "BTF id %u: BPF_PROG_LOAD: %s: %s", id,
+		       strerror(errno), log_last_line(log));
+	} else {
+		aux = aux_before_call(fd);
+		result(aux != 0 && aux != -1, "kfunc_stream_vprintk",
+		       "bpf_stream_vprintk (BTF id %u) called with 4 arguments: loaded, the verifier "
+		       "loads %s into R5 before the call", id,
+		       aux == -1 ? "? (BPF_OBJ_GET_INFO_BY_FD failed)" :
+		       aux ? "the program's aux" : "nothing");
+		close(fd);
+	}
+	fd = stream_prog_load(map_fd, impl, log, sizeof(log));
+	refused = fd < 0 && strstr(log, refusal);
+	result(impl && refused, "kfunc_stream_vprintk_impl_refused",
+	       "bpf_stream_vprintk_impl (BTF id %u): %s: \"%s\"", impl,
+	       fd < 0 ? "refused" : "loaded", refused ? refusal : log_last_line(log));
+	if (fd >= 0)
+		close(fd);
+	close(map_fd);
 }
 
 int main(void)
 {
+	struct kbtf vmlinux;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	printf("INFO 7.3 s390x guest (big-endian)\n");
 
-	check_btf();
+	if (check_btf(&vmlinux))
+		check_stream_kfunc(&vmlinux);
 	btf_accept_run("/btf-accept", report);
 	guest_check_dmesg(report);
 
