@@ -422,7 +422,7 @@ static void goals_modsets(double *worst)
 				*worst = ratio;
 		}
 		if (find_row(in, MODSET_ONE) && find_row(in, MODSET_PER))
-			printf("  %-28s one run / per module = %5.2f  (info: %lu modules, the base read once)\n",
+			printf("  %-28s one run / per module = %5.2f  (info: %lu module(s), the base read once)\n",
 			       in->id, row_wall(find_row(in, MODSET_ONE)) /
 					       row_wall(find_row(in, MODSET_PER)), in->n);
 	}
