@@ -1169,6 +1169,10 @@ static void run_sched_ext(void)
 	FILE *in;
 	pid_t pid;
 
+	/* total_bw reads the deadline servers in /sys/kernel/debug/sched/ (or skips) */
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+		result(false, "sched_ext_debugfs", "mount debugfs on /sys/kernel/debug: %s",
+		       strerror(errno));
 	in = runner_start(NULL, "sched_ext_runner", &pid);
 	if (!in)
 		return;
