@@ -1158,8 +1158,10 @@ static int runner_wait(FILE *in, pid_t pid)
 
 /*
  * All the runner's tests in one process (one sched_ext scheduler at a
- * time); its "ok N name # [SKIP]" / "not ok N name" lines become results,
- * everything it prints goes to the console log.
+ * time); its "ok N name # [SKIP]" / "not ok N name # " lines become
+ * results, everything it prints goes to the console log. The " # " is what
+ * tells the runner's lines from a test's own TAP-like output (rt_stall
+ * prints "ok 1 PASS: FAIR task got ...").
  */
 static void run_sched_ext(void)
 {
@@ -1181,6 +1183,8 @@ static void run_sched_ext(void)
 
 		printf("  scx| %s", line);
 		directive[0] = 0;
+		if (!strstr(line, " # "))
+			continue;
 		if ((ok && sscanf(line, "ok %u %255s # %63s", &num, name, directive) >= 2) ||
 		    (!ok && sscanf(line, "not ok %u %255s", &num, name) == 2)) {
 			snprintf(full, sizeof(full), "sched_ext/%s", name);
