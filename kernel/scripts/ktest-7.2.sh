@@ -156,11 +156,7 @@ UPSTREAM_PROGS=(kfunc_implicit_args kfunc_implicit_args_tracing wq wq_failures
 
 step_guest() {
 	step_sched_ext
-	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
-		say "guest: initramfs up to date"
-		return
-	fi
-	rm -rf "$GUEST"
+	guest_cached && return
 	mkdir -p "$GUEST/root/progs" "$GUEST/root/sched_ext" "$GUEST/include/bpf"
 	local st=$SRC/$SELFTESTS p flags
 	say "guest: vmlinux.h from $OBJ/vmlinux (+ bpf_kfunc tags, $BPFTOOL)"

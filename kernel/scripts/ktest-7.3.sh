@@ -133,12 +133,8 @@ step_tools() {
 step_guest() {
 	step_kernel
 	step_tools
-	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
-		say "guest: initramfs up to date"
-		return
-	fi
+	guest_cached && return
 	command -v "$CLANG" > /dev/null || die "$CLANG not found (apt-get install clang-19)"
-	rm -rf "$GUEST"
 	mkdir -p "$GUEST/root/progs" "$GUEST/include/bpf" "$GUEST/obj"
 	local st=$SRC/$SELFTESTS
 	say "guest: vmlinux.h from $OBJ/vmlinux ($BPFTOOL)"

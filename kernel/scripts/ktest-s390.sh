@@ -104,11 +104,7 @@ step_readback() {
 
 step_guest() {
 	step_kernel
-	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
-		say "guest: initramfs up to date"
-		return
-	fi
-	rm -rf "$GUEST"
+	guest_cached && return
 	mkdir -p "$GUEST/root/btf-accept/kernel"
 	say "guest: static /init (kernel/guest/$VER-s390/init.c, ${CROSS_COMPILE}gcc)"
 	"${CROSS_COMPILE}gcc" -O2 -g -Wall -Wextra -Werror -static \

@@ -157,11 +157,7 @@ step_kernel() {
 
 step_guest() {
 	step_kernel
-	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
-		say "guest: initramfs up to date"
-		return
-	fi
-	rm -rf "$GUEST"
+	guest_cached && return
 	mkdir -p "$GUEST/root/bpf" "$GUEST/obj"
 	say "guest: vmlinux.h from $OBJ/vmlinux (bpftool)"
 	bpftool btf dump file "$OBJ/vmlinux" format c > "$GUEST/obj/vmlinux.h"

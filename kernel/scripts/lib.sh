@@ -45,6 +45,17 @@ kernel_cached() {
 	return 1
 }
 
+# guest_cached: true (and said) when the guest's initramfs is up to date;
+# otherwise $GUEST is emptied for the caller to build it again
+guest_cached() {
+	if stamp_ok guest "$KEY_GUEST" && [ -f "$GUEST/initrd.gz" ]; then
+		say "guest: initramfs up to date"
+		return 0
+	fi
+	rm -rf "$GUEST"
+	return 1
+}
+
 # kernel_built T0: the kernel step done, started at $SECONDS = T0
 kernel_built() {
 	say "kernel: built in $((SECONDS - $1)) s"
