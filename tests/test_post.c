@@ -503,21 +503,16 @@ static unsigned int rnd(unsigned int n)
 	return (rnd_state >> 8) % n;
 }
 
-/*
- * Random deduplicated "pahole output" (btf__dedup() run on it), then what a
- * transform appends: copies of old protos/pointers/FUNCs/tags (which dedup
- * must fold), new ones, tags on new FUNCs, old FUNCs repointed.
- */
-static struct btf *random_btf(__u32 *first_new)
+/* n random types of what pahole emits for functions, on the types there. */
+static void add_random_types(struct btf *btf, int n)
 {
-	struct btf *btf = btf__new_empty();
-	int ints[3], nr_old;
+	int ints[3];
 
 	ints[0] = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
 	ints[1] = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
 	ints[2] = btf__add_struct(btf, "bpf_prog_aux", 8);
 	btf__add_field(btf, "x", ints[1], 0, 0);
-	for (int i = 0; i < 60; i++) {
+	for (int i = 0; i < n; i++) {
 		int k = rnd(4), ty = rnd(btf__type_cnt(btf) - 1) + 1, id;
 		const struct btf_type *t = btf__type_by_id(btf, ty);
 		char name[32];
@@ -541,9 +536,15 @@ static struct btf *random_btf(__u32 *first_new)
 				btf__add_decl_tag(btf, "bpf_kfunc", id, -1);
 		}
 	}
-	assert_int_equal(btf__dedup(btf, NULL), 0);
-	nr_old = btf__type_cnt(btf);
-	*first_new = nr_old;
+}
+
+/*
+ * What a transform appends to types [1, nr_old): copies of old
+ * protos/pointers/FUNCs/tags (which dedup must fold), new ones, tags on new
+ * FUNCs, an old FUNC of this BTF (from start on) repointed.
+ */
+static void append_like_transform(struct btf *btf, __u32 start, __u32 nr_old)
+{
 	for (int i = 0; i < 20; i++) {
 		int src = rnd(nr_old - 1) + 1, id;
 		const struct btf_type *t = btf__type_by_id(btf, src);
@@ -590,9 +591,9 @@ static struct btf *random_btf(__u32 *first_new)
 		}
 	}
 	/* an old FUNC repointed at a new proto, as the transform repoints kfuncs */
-	for (__u32 id = *first_new; id < btf__type_cnt(btf); id++) {
+	for (__u32 id = nr_old; id < btf__type_cnt(btf); id++) {
 		if (btf_is_func_proto(btf__type_by_id(btf, id))) {
-			for (__u32 o = 1; o < *first_new; o++) {
+			for (__u32 o = start; o < nr_old; o++) {
 				struct btf_type *t = (struct btf_type *)btf__type_by_id(btf, o);
 
 				if (btf_is_func(t) && rnd(3) == 0) {
@@ -603,6 +604,20 @@ static struct btf *random_btf(__u32 *first_new)
 			break;
 		}
 	}
+}
+
+/*
+ * Random deduplicated "pahole output" (btf__dedup() run on it), then what a
+ * transform appends (append_like_transform()).
+ */
+static struct btf *random_btf(__u32 *first_new)
+{
+	struct btf *btf = btf__new_empty();
+
+	add_random_types(btf, 60);
+	assert_int_equal(btf__dedup(btf, NULL), 0);
+	*first_new = btf__type_cnt(btf);
+	append_like_transform(btf, 1, *first_new);
 	return btf;
 }
 
@@ -852,6 +867,154 @@ static void test_dedup_old_duplicates_fall_back(void **state)
 	assert_int_equal(o.map[first_new], o.map[proto]);
 	b2b_pass_out_free(&o);
 	btf__free(btf);
+}
+
+/*
+ * Split BTF: a random deduplicated base, a module deduplicated against it
+ * (as pahole leaves it), then what a transform appends, its copies of base
+ * types included (which dedup folds into the base).
+ */
+static void test_dedup_random_split_matches_btf_dedup(void **state)
+{
+	unsigned int hash_path = 0, to_base = 0;
+
+	(void)state;
+	for (int round = 0; round < 200; round++) {
+		__u32 base_cnt, first_new;
+		struct btf *base = random_btf(&base_cnt), *mod;
+		struct b2b_pass_out o;
+		size_t size;
+		const void *raw;
+		bool full;
+
+		assert_int_equal(btf__dedup(base, NULL), 0);
+		base_cnt = btf__type_cnt(base);
+		mod = btf__new_empty_split(base);
+		assert_non_null(mod);
+		add_random_types(mod, 20);
+		assert_int_equal(btf__dedup(mod, NULL), 0);
+		first_new = btf__type_cnt(mod);
+		append_like_transform(mod, base_cnt, first_new);
+		raw = raw_of(mod, &size);
+		check_dedup_equivalent(raw, size, base, first_new, false);
+		assert_int_equal(b2b_dedup(raw, size, base, first_new, &o, &full), 0);
+		hash_path += !full;
+		for (__u32 id = first_new; !full && o.map && id < o.nr_map; id++)
+			to_base += o.map[id] < base_cnt;
+		b2b_pass_out_free(&o);
+		btf__free(mod);
+		btf__free(base);
+	}
+	print_message("dedup: %u of 200 random split BTFs on the hash path, %u new types folded into the base\n",
+		      hash_path, to_base);
+	assert_true(hash_path > 100);
+	assert_true(to_base > 100);
+}
+
+#define INFO(kind, vlen) ((__u32)(kind) << 24 | (vlen))
+#define INT_WORDS(name) (name), INFO(BTF_KIND_INT, 0), 4, (BTF_INT_SIGNED << 24 | 32)
+
+/* Raw BTF of hand-written type words and string bytes (none deduplicated). */
+static void *raw_btf(const __u32 *types, size_t type_len, const char *strs, size_t str_len,
+		     size_t *size)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+		.type_len = type_len, .str_off = type_len, .str_len = str_len,
+	};
+	char *p = malloc(sizeof(h) + type_len + str_len);
+
+	assert_non_null(p);
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + sizeof(h), types, type_len);
+	memcpy(p + sizeof(h) + type_len, strs, str_len);
+	*size = sizeof(h) + type_len + str_len;
+	return p;
+}
+
+/*
+ * A base that is not deduplicated: two equal pointers, two equal protos,
+ * and the string "s" twice. Equal base types no own type equals stay as
+ * btf__dedup() leaves them (the hash path decides); an own type equal to
+ * two of them, or to one whose name sits at another offset, is found.
+ */
+static void test_dedup_split_on_undeduplicated_base(void **state)
+{
+	static const char base_strs[] = "\0int\0x\0s\0s";	/* "s" at 7 and 9 */
+	const __u32 base_types[] = {
+		INT_WORDS(1),					/* [1] int */
+		0, INFO(BTF_KIND_PTR, 0), 1,			/* [2] int * */
+		0, INFO(BTF_KIND_PTR, 0), 1,			/* [3] int *, again */
+		0, INFO(BTF_KIND_FUNC_PROTO, 0), 1,		/* [4] int (void) */
+		0, INFO(BTF_KIND_FUNC_PROTO, 0), 1,		/* [5] int (void), again */
+		9, INFO(BTF_KIND_STRUCT, 1), 4, 5, 1, 0,	/* [6] struct s { int x; } */
+		0, INFO(BTF_KIND_FUNC_PROTO, 1), 1, 5, 1,	/* [7] int (int x) */
+	};
+	/* own strings: "t" at 11, "x" at 13, "s" at 15, "f" at 17 */
+	static const char own_strs[] = "t\0x\0s\0f";
+	/* [8], an old own type: struct t { int x; } */
+#define T_STRUCT 11, INFO(BTF_KIND_STRUCT, 1), 4, 13, 1, 0
+	struct {
+		const char *what;
+		__u32 types[16];
+		size_t nr_words;
+		__u32 first_new;
+		bool full;
+		__u32 new_maps_to;	/* the first new type's id in the result, 0: not checked */
+	} cases[] = {
+		{ "new types equal to no base type: the base's duplicates change nothing",
+		  { T_STRUCT,
+		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 8,		/* [9] struct t (void) */
+		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
+		  12, 9, false, 9 },
+		{ "a new proto equal to both base protos: btf__dedup() picks one",
+		  { T_STRUCT,
+		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 1,		/* [9] int (void) */
+		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
+		  12, 9, true, 0 },
+		{ "a new proto equal to a base proto, its parameter named by an own string",
+		  { T_STRUCT,
+		    0, INFO(BTF_KIND_FUNC_PROTO, 1), 1, 13, 1,	/* [9] int (int x) */
+		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
+		  14, 9, false, 7 },
+		{ "an own struct equal to a base struct whose name is at another offset",
+		  { 15, INFO(BTF_KIND_STRUCT, 1), 4, 13, 1, 0,	/* [8] struct s { int x; } */
+		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 8,		/* [9] struct s (void) */
+		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
+		  12, 9, true, 0 },
+		{ "an old pointer equal to both base pointers",
+		  { 0, INFO(BTF_KIND_PTR, 0), 1,			/* [8] int * */
+		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 8,		/* [9] int *(void) */
+		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
+		  9, 9, true, 0 },
+	};
+	size_t base_size;
+	void *base_raw = raw_btf(base_types, sizeof(base_types), base_strs, sizeof(base_strs),
+				 &base_size);
+	struct btf *base = parse_raw(base_raw, base_size, NULL);
+
+	(void)state;
+	assert_int_equal(btf__type_cnt(base), 8);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct b2b_pass_out o;
+		size_t size;
+		void *raw = raw_btf(cases[i].types, cases[i].nr_words * 4, own_strs,
+				    sizeof(own_strs), &size);
+		bool full;
+
+		print_message("  %s\n", cases[i].what);
+		check_dedup_equivalent(raw, size, base, cases[i].first_new, cases[i].full);
+		assert_int_equal(b2b_dedup(raw, size, base, cases[i].first_new, &o, &full), 0);
+		assert_int_equal(full, cases[i].full);
+		if (cases[i].new_maps_to)
+			assert_int_equal(o.map ? o.map[cases[i].first_new] : cases[i].first_new,
+					 cases[i].new_maps_to);
+		b2b_pass_out_free(&o);
+		free(raw);
+	}
+	btf__free(base);
+	free(base_raw);
+#undef T_STRUCT
 }
 
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
@@ -1355,6 +1518,8 @@ int main(void)
 		cmocka_unit_test(test_dedup_sort_in_one_layout),
 		cmocka_unit_test(test_dedup_fixtures),
 		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
+		cmocka_unit_test(test_dedup_random_split_matches_btf_dedup),
+		cmocka_unit_test(test_dedup_split_on_undeduplicated_base),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
 		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),

@@ -31,14 +31,22 @@ static bool hash_matched_kind(__u16 kind)
 	}
 }
 
+/* Base types by a key that equal types share: buckets of (key, id). */
+struct base_index {
+	__u32 shift;		/* bucket of a key: key >> shift */
+	__u32 *start;		/* per bucket, its first entry; one more at the end */
+	__u64 *ent;		/* key << 32 | id, by bucket */
+};
+
 struct dedup {
 	struct b2b_raw r;
 	__u32 first_new, cnt;
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
-	__u32 *slots;		/* open addressing: id + 1, 0 empty */
+	__u32 *slots;		/* own types, open addressing: id + 1, 0 empty */
 	__u32 nr_slots;
-	__u32 kinds;		/* bit per kind of the candidates */
+	__u32 kinds;		/* bit per kind of the own types */
+	struct base_index base;
 };
 
 enum { CLEAN, CAND, BUSY, DONE };
@@ -48,7 +56,7 @@ static const struct btf_type *type_of(const struct dedup *d, __u32 id)
 	return b2b_raw_any_type(&d->r, id);
 }
 
-/* Eight bytes at a time: every name of every type of a vmlinux is hashed. */
+/* Eight bytes at a time. */
 static __u32 str_hash(const char *s, __u32 h)
 {
 	size_t len = strlen(s);
@@ -86,6 +94,42 @@ static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 	return h;
 }
 
+/* Words of a type its base key reads: enough to tell most types apart. */
+#define KEY_WORDS 8
+
+/*
+ * The base index's key: the info word and the first words after it that
+ * are not names (type ids through d->map). Equal types (equal_types()) have
+ * equal keys whatever their string offsets: a name equal in content may sit
+ * at another offset (a string table not deduplicated, or a split BTF's own
+ * copy of a base string), so no name is read.
+ */
+static __u32 bucket_of(const struct base_index *x, __u32 key)
+{
+	return x->shift < 32 ? key >> x->shift : 0;
+}
+
+static __u32 base_key(const struct dedup *d, const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t), h = w[1] * 0x9e3779b1u, n = 0;
+	__u16 kind = btf_kind(t);
+
+	for (__u32 i = 2; i < words && n < KEY_WORDS; i++) {
+		switch (b2b_word_class(kind, i)) {
+		case B2B_W_STR:
+			continue;
+		case B2B_W_REF:
+			h = (h ^ d->map[w[i]]) * 16777619u;
+			break;
+		default:
+			h = (h ^ w[i]) * 16777619u;
+		}
+		n++;
+	}
+	return h ^ (h >> 15);
+}
+
 static bool equal_types(const struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	const __u32 *wa = (const __u32 *)a, *wb = (const __u32 *)b;
@@ -113,6 +157,99 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 	return true;
 }
 
+/* Whether every type id t refers to is (or stands for) a base type: only
+ * then can a base type equal it, base types referring to base types only. */
+static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t);
+	__u16 kind = btf_kind(t);
+
+	for (__u32 i = 2; i < words; i++)
+		if (b2b_word_class(kind, i) == B2B_W_REF && d->map[w[i]] >= d->r.start_id)
+			return false;
+	return true;
+}
+
+/*
+ * Index the base types of the kinds the own types have, by base_key():
+ * counted into buckets, then placed, so that no base type is hashed by its
+ * names nor compared with another while the index is built. Two equal base
+ * types are only looked for when an own type equals one of them
+ * (base_lookup()): btf__dedup() leaves a base as it is, so equal base types
+ * no own type equals change nothing in its result.
+ */
+static int index_base(struct dedup *d)
+{
+	struct base_index *x = &d->base;
+	__u32 start = d->r.start_id, nr = 0, nr_buckets = 1, bits = 0, sum = 0;
+	__u64 *tmp;
+
+	if (start <= 1)
+		return 0;
+	tmp = b2b_malloc((size_t)start * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	for (__u32 id = 1; id < start; id++) {
+		const struct btf_type *t = type_of(d, id);
+
+		if (d->kinds >> btf_kind(t) & 1)
+			tmp[nr++] = (__u64)base_key(d, t) << 32 | id;
+	}
+	/* about one type a bucket */
+	while (nr_buckets < nr && bits < 31) {
+		nr_buckets <<= 1;
+		bits++;
+	}
+	x->shift = 32 - bits;
+	x->start = b2b_calloc((size_t)nr_buckets + 1, sizeof(*x->start));
+	x->ent = b2b_malloc((size_t)(nr ? nr : 1) * sizeof(*x->ent));
+	if (!x->start || !x->ent) {
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (__u32 i = 0; i < nr; i++)
+		x->start[bucket_of(x, tmp[i] >> 32) + 1]++;
+	for (__u32 b = 1; b <= nr_buckets; b++) {
+		sum += x->start[b];
+		x->start[b] = sum;
+	}
+	/* each placed at its bucket's next free entry: start[b] moves on to
+	 * where bucket b + 1 begins, then is moved back */
+	for (__u32 i = 0; i < nr; i++)
+		x->ent[x->start[bucket_of(x, tmp[i] >> 32)]++] = tmp[i];
+	for (__u32 b = nr_buckets; b > 0; b--)
+		x->start[b] = x->start[b - 1];
+	x->start[0] = 0;
+	free(tmp);
+	return 0;
+}
+
+/*
+ * The base type equal to t (key: its base_key()), else 0; -1 when two are:
+ * which one btf__dedup() would pick is its hash table's business.
+ */
+static long base_lookup(const struct dedup *d, const struct btf_type *t, __u32 key)
+{
+	const struct base_index *x = &d->base;
+	__u32 b;
+	long found = 0;
+
+	if (!x->start)
+		return 0;
+	b = bucket_of(x, key);
+	for (__u32 e = x->start[b]; e < x->start[b + 1]; e++) {
+		__u32 id = (__u32)x->ent[e];
+
+		if ((__u32)(x->ent[e] >> 32) != key || !equal_types(d, t, type_of(d, id)))
+			continue;
+		if (found)
+			return -1;
+		found = id;
+	}
+	return found;
+}
+
 /* A hash's first slot: the table is sized for its load, not to a power
  * of two, so the hash is mixed and scaled, not masked. */
 static __u32 home_slot(const struct dedup *d, __u32 h)
@@ -120,13 +257,22 @@ static __u32 home_slot(const struct dedup *d, __u32 h)
 	return (__u32)(((__u64)(h * 0x9e3779b1u) * d->nr_slots) >> 32);
 }
 
-/* The equal type in the table, else 0 (and id inserted). */
+/*
+ * The type equal to own type id: a base type, or an own type in the table
+ * (else id goes into it). 0: none, -1: two base types are.
+ */
 static long lookup_or_add(struct dedup *d, __u32 id)
 {
 	const struct btf_type *t = type_of(d, id);
-	__u32 i = home_slot(d, hash_type(d, t));
+	__u32 i;
 
-	for (; d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
+	if (refs_in_base(d, t)) {
+		long other = base_lookup(d, t, base_key(d, t));
+
+		if (other)
+			return other;
+	}
+	for (i = home_slot(d, hash_type(d, t)); d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
 		__u32 other = d->slots[i] - 1;
 
 		if (equal_types(d, t, type_of(d, other)))
@@ -136,12 +282,12 @@ static long lookup_or_add(struct dedup *d, __u32 id)
 	return 0;
 }
 
-/* The old types into the table; 1 when two are equal. */
+/* The own old types into the table; 1 when one equals another, or a base
+ * type (the input is not deduplicated). */
 static int add_old_types(struct dedup *d)
 {
-	for (__u32 id = 1; id < d->first_new; id++)
-		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1) &&
-		    lookup_or_add(d, id))
+	for (__u32 id = d->r.start_id; id < d->first_new; id++)
+		if (d->state[id] == CLEAN && lookup_or_add(d, id))
 			return 1;
 	return 0;
 }
@@ -185,8 +331,10 @@ static int resolve(struct dedup *d, __u32 id)
 	other = lookup_or_add(d, id);
 	if (!other)
 		return 0;
-	if (id < d->first_new)
-		return 1;	/* an old type became equal to another: merging it moves ids */
+	/* two base types equal to it, or an old type became equal to another
+	 * (merging it moves ids) */
+	if (other < 0 || id < d->first_new)
+		return 1;
 	d->map[id] = other;
 	return 0;
 }
@@ -196,6 +344,8 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	free(d->state);
 	free(d->slots);
+	free(d->base.start);
+	free(d->base.ent);
 	b2b_raw_free(&d->r);
 }
 
@@ -224,16 +374,16 @@ static int dedup_match(struct dedup *d, bool *changed)
 		}
 	}
 	/*
-	 * Every old type of this BTF goes into the table, and the base types of
-	 * the kinds it holds: two equal ones (an input not deduplicated, or a
-	 * split BTF not deduplicated against its base) send us to btf__dedup(),
-	 * which would fold them. What this cannot see: equal types that differ
-	 * in the ids they refer to all the way round a loop (a struct and its
-	 * copy pointing at themselves), which no deduplicating encoder emits.
+	 * Every old own type goes into the table, checked against the others
+	 * and the base (index_base()): one equal to another (an input not
+	 * deduplicated, or a split BTF not deduplicated against its base)
+	 * sends us to btf__dedup(), which would fold them. What this cannot
+	 * see: equal types that differ in the ids they refer to all the way
+	 * round a loop (a struct and its copy pointing at themselves), which
+	 * no deduplicating encoder emits.
 	 */
-	for (__u32 id = 1; id < d->first_new; id++)
-		if (d->state[id] == CLEAN && (d->kinds >> btf_kind(type_of(d, id)) & 1))
-			nr_table++;
+	for (__u32 id = start; id < d->first_new; id++)
+		nr_table += d->state[id] == CLEAN;
 	nr_table += d->cnt - d->first_new;
 	/* at most 5/8 full: two or three slots probed per insertion, in one or
 	 * two cache lines */
@@ -244,6 +394,9 @@ static int dedup_match(struct dedup *d, bool *changed)
 	d->slots = b2b_calloc(need, sizeof(*d->slots));
 	if (!d->slots)
 		return -ENOMEM;
+	err = index_base(d);
+	if (err)
+		return err;
 	if (add_old_types(d))
 		return 1;
 	*changed = false;
