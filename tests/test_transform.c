@@ -446,14 +446,13 @@ static void test_streamed_write_matches_laid_out(void **state)
 
 /*
  * A type repointed twice (a kfunc reduced, then given its arena prototype)
- * takes the later repointing, also when the repointings are not in id order
- * and the merge sorts them by offset; each ->type is written once.
+ * takes the later repointing, also when the repointings are not in id
+ * order; each ->type is written once.
  */
 static void test_merge_repointed_twice(void **state)
 {
 	struct btf *build = btf__new_empty(), *orig, *out;
 	int i32, one_arg, no_arg, two_args, fa, fb;
-	struct b2b_merge *m;
 	struct b2b_ext x;
 	const void *raw;
 	size_t size;
@@ -471,7 +470,7 @@ static void test_merge_repointed_twice(void **state)
 	fa = btf__add_func(build, "fa", BTF_FUNC_GLOBAL, one_arg);
 	fb = btf__add_func(build, "fb", BTF_FUNC_GLOBAL, one_arg);
 	assert_true(fa > 0 && fb > fa);
-	/* the merge reads an unmodified BTF: the bytes parsed again */
+	/* the layout reads an unmodified BTF: the bytes parsed again */
 	raw = btf__raw_data(build, &sz);
 	orig = btf__new(raw, sz);
 	assert_non_null(orig);
@@ -479,8 +478,7 @@ static void test_merge_repointed_twice(void **state)
 	assert_int_equal(b2b_ext_retype(&x, fb, no_arg), 0);
 	assert_int_equal(b2b_ext_retype(&x, fa, no_arg), 0);
 	assert_int_equal(b2b_ext_retype(&x, fa, two_args), 0);
-	assert_int_equal(b2b_merge_new(&x, &m), 0);
-	assert_int_equal(b2b_raw_parts_lay_out(b2b_merge_parts(m), &data, &size), 0);
+	assert_int_equal(b2b_ext_lay_out(&x, &data, &size), 0);
 	assert_int_equal(size, sz);	/* nothing added: the same layout */
 	out = btf__new(data, size);
 	assert_non_null(out);
@@ -489,7 +487,7 @@ static void test_merge_repointed_twice(void **state)
 	assert_int_equal(btf__type_by_id(out, one_arg)->type, i32);
 	btf__free(out);
 	free(data);
-	b2b_merge_free(m);
+	b2b_ext_free(&x);
 	btf__free(orig);
 	btf__free(build);
 }

@@ -277,7 +277,7 @@ int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, con
 		goto out;	/* not native endian, or not indexable: not for this check */
 	/* strings not starting with "" are split BTF read without its base,
 	 * which is what libbpf's refusal says */
-	if (base || (r.str_len0 && !r.strs[0][0])) {
+	if (base || (r.hdr.str_len && !r.strs[0])) {
 		v.cnt = b2b_raw_type_cnt(&r);
 		v.str_end = (__u64)r.base_str_len + r.hdr.str_len;
 		err = check_types(&v, r.start_id, what, log);

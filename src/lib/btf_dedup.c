@@ -455,31 +455,9 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 	return 0;
 }
 
-/* The hash path up to its matches: 0 (*changed), 1 (full dedup needed), < 0. */
-static int dedup_start(struct dedup *d, const struct b2b_raw_parts *in, const struct btf *base,
-		       __u32 first_new, bool *changed)
-{
-	int err = b2b_raw_open_parts(&d->r, in, base);
-
-	if (err)
-		return err;
-	d->cnt = b2b_raw_type_cnt(&d->r);
-	d->first_new = first_new < d->r.start_id ? d->r.start_id : first_new;
-	if (d->first_new > d->cnt)
-		d->first_new = d->cnt;
-	d->map = b2b_malloc((size_t)d->cnt * sizeof(*d->map));
-	d->state = b2b_calloc(d->cnt, 1);
-	if (!d->map || !d->state)
-		return -ENOMEM;
-	for (__u32 i = 0; i < d->cnt; i++)
-		d->map[i] = i;
-	return d->first_new == d->r.start_id ? 1 : dedup_match(d, changed);
-}
-
 int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full)
 {
-	struct b2b_raw_parts in;
 	struct dedup d = { 0 };
 	bool changed = false;
 	int err;
@@ -487,10 +465,22 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	memset(out, 0, sizeof(*out));
 	if (full)
 		*full = false;
-	err = b2b_raw_parts_of(&in, data, size);
+	err = b2b_raw_open(&d.r, data, size, base);
 	if (err)
 		return err;
-	err = dedup_start(&d, &in, base, first_new, &changed);
+	d.cnt = b2b_raw_type_cnt(&d.r);
+	d.first_new = first_new < d.r.start_id ? d.r.start_id : first_new;
+	if (d.first_new > d.cnt)
+		d.first_new = d.cnt;
+	d.map = b2b_malloc((size_t)d.cnt * sizeof(*d.map));
+	d.state = b2b_calloc(d.cnt, 1);
+	if (!d.map || !d.state)
+		err = -ENOMEM;
+	for (__u32 i = 0; !err && i < d.cnt; i++)
+		d.map[i] = i;
+	/* the hash path, unless every type is new */
+	if (!err)
+		err = d.first_new == d.r.start_id ? 1 : dedup_match(&d, &changed);
 	if (!err && changed)
 		err = dedup_layout(&d, out);
 	dedup_free(&d);
@@ -499,23 +489,6 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	if (full)
 		*full = true;
 	return b2b_dedup_full(data, size, base, out);
-}
-
-int b2b_dedup_equals(const struct b2b_raw_parts *in, const struct btf *base, __u32 first_new,
-		     __u32 **equal)
-{
-	struct dedup d = { 0 };
-	bool changed = false;
-	int err;
-
-	*equal = NULL;
-	err = dedup_start(&d, in, base, first_new, &changed);
-	if (!err && changed) {
-		*equal = d.map;
-		d.map = NULL;
-	}
-	dedup_free(&d);
-	return err;
 }
 
 /*

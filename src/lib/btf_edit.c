@@ -4,7 +4,7 @@
  *
  * Append-only BTF edits (see struct b2b_ext in btf_edit.h): the new types
  * are built with libbpf in a BTF of their own, then laid out after the
- * original bytes by a merge (b2b_merge_new(), then written or laid out).
+ * original bytes (b2b_ext_lay_out()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "btf2btf.h"
 #include "btf_check.h"
 #include "btf_edit.h"
+#include "kfuncs.h"
 #include "libbpf_compat.h"
 
 /* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */
@@ -234,78 +235,6 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 	return err;
 }
 
-struct want {
-	const char *s;
-	__u32 len, hash, ext_off;
-	__u32 final;
-	bool found;
-};
-
-struct wants {
-	struct want *w;
-	size_t nr;
-	__u32 *slots;		/* index + 1 into w, 0: empty */
-	size_t mask;
-	__u64 lens[1024 / 64];	/* lengths < 1024 wanted; longer ones always looked up */
-};
-
-static __u32 fnv(const char *s, size_t len)
-{
-	__u32 h = 2166136261u;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static struct want *wants_find(const struct wants *ws, const char *s, size_t len)
-{
-	__u32 h;
-
-	if (len < 1024 && !(ws->lens[len / 64] & (1ULL << (len % 64))))
-		return NULL;
-	h = fnv(s, len);
-	for (size_t i = h & ws->mask; ws->slots[i]; i = (i + 1) & ws->mask) {
-		struct want *w = &ws->w[ws->slots[i] - 1];
-
-		if (w->hash == h && w->len == len && !memcmp(w->s, s, len))
-			return w;
-	}
-	return NULL;
-}
-
-/* First occurrence of every wanted string in strs[0, len), offsets from off0. */
-static void wants_scan(struct wants *ws, const char *strs, __u64 len, __u64 off0)
-{
-	for (__u64 o = 0; o < len;) {
-		size_t l = strnlen(strs + o, len - o);
-		struct want *w = wants_find(ws, strs + o, l);
-
-		if (w && !w->found) {
-			w->found = true;
-			w->final = (__u32)(off0 + o);
-		}
-		o += l + 1;
-	}
-}
-
-static __u32 map_str(const struct wants *ws, __u32 ext_off)
-{
-	size_t lo = 0, hi = ws->nr;
-
-	if (!ext_off)
-		return 0;
-	while (lo < hi) {	/* ws->w is in ext offset order */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ws->w[mid].ext_off < ext_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ws->nr && ws->w[lo].ext_off == ext_off ? ws->w[lo].final : UINT32_MAX;
-}
-
 enum btf_endianness b2b_native_endianness(void)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -315,31 +244,8 @@ enum btf_endianness b2b_native_endianness(void)
 #endif
 }
 
-/*
- * A merge, prepared: the layout of the result is known (where every new
- * string goes, the size), the bytes are not written yet. Writing them is
- * b2b_merge_emit(), in pieces; dedup and sort read the parts
- * (b2b_merge_parts()) where they are.
- */
-struct b2b_merge {
-	struct b2b_ext x;		/* moved in while the merge is made; x.orig stays
-					 * the caller's */
-	struct btf_header oh, eh;
-	struct wants ws;		/* while the merge is made */
-	__u64 new_len;			/* the new strings' bytes */
-	/* orig's types with x.retype's ->type words patched, the new types,
-	 * orig's strings, the new strings */
-	struct b2b_raw_parts parts;
-	/* x.retype by offset in orig's types, one per offset: the last
-	 * repointing of a type wins (a kfunc reduced, then given its arena
-	 * prototype, is repointed twice) */
-	struct b2b_raw_patch *patches;
-	char *types;			/* the new types, their strings the result's */
-	char *new_strs;			/* the new strings, in ext order */
-};
-
 /* orig's and x->btf's raw bytes, native endian: libbpf keeps both until
- * the BTF is modified or freed, which neither is while the merge lives */
+ * the BTF is modified or freed, which neither is during the layout */
 static int raw_views(const struct b2b_ext *x, const char **oraw, const char **eraw)
 {
 	struct btf *orig = (struct btf *)x->orig;	/* endianness view only, restored */
@@ -354,91 +260,104 @@ static int raw_views(const struct b2b_ext *x, const char **oraw, const char **er
 	return *oraw && *eraw ? 0 : -ENOMEM;
 }
 
-/* A repointing and the order it was made in. */
-struct seq_patch {
-	__u32 off, type, seq;
+/*
+ * The new strings (x->btf's, unique there), numbered in their order by the
+ * name index, and where each goes in the result: an equal string's offset
+ * in the base or orig, else after orig's strings, in that order (as
+ * btf__add_str() would: a base string first, then the split's own, the
+ * first occurrence).
+ */
+struct new_strs {
+	struct b2b_name_index idx;
+	__u32 *ext_off;		/* [number - 1]: offset in x->btf, ascending */
+	__u32 *final;		/* [number - 1]: offset in the result, UINT32_MAX unplaced */
+	size_t nr;
+	__u64 len;		/* the bytes of the strings appended */
 };
 
-/* By offset, then in the order the repointings were made. */
-static int cmp_patch(const void *a, const void *b)
+static void new_strs_free(struct new_strs *ns)
 {
-	const struct seq_patch *x = a, *y = b;
-
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	b2b_name_index_free(&ns->idx);
+	free(ns->ext_off);
+	free(ns->final);
 }
 
-/* Where every new string goes: an equal string's offset in the base or
- * orig, or after orig's strings, in ext order (as btf__add_str() would). */
-static int place_strings(struct b2b_merge *m, const char *ostrs, const char *estrs,
-			 __u64 base_end)
+/* The first occurrence of every new string in strs[0, len), offsets from off0. */
+static void find_strs(struct new_strs *ns, const char *strs, __u64 len, __u64 off0)
 {
-	const struct btf *base = btf__base_btf(m->x.orig);
-	struct wants *ws = &m->ws;
-	size_t cap;
+	for (__u64 o = 0; o < len;) {
+		size_t l = strnlen(strs + o, len - o);
+		int n = l ? b2b_name_index_number(&ns->idx, strs + o, l) : 0;
 
-	for (__u32 o = 1; o < m->eh.str_len; o += strlen(estrs + o) + 1)
-		ws->nr++;
-	ws->w = b2b_fault_nomem() ? NULL : calloc(ws->nr ? ws->nr : 1, sizeof(*ws->w));
-	for (cap = 16; cap < 2 * ws->nr; cap *= 2)
-		;
-	ws->slots = calloc(cap, sizeof(*ws->slots));
-	ws->mask = cap - 1;
-	if (!ws->w || !ws->slots)
-		return -ENOMEM;
-	ws->nr = 0;
-	for (__u32 o = 1; o < m->eh.str_len; o += strlen(estrs + o) + 1) {
-		struct want *w = &ws->w[ws->nr++];
-		size_t i;
-
-		w->s = estrs + o;
-		w->len = strlen(w->s);
-		w->hash = fnv(w->s, w->len);
-		w->ext_off = o;
-		if (w->len < 1024)
-			ws->lens[w->len / 64] |= 1ULL << (w->len % 64);
-		for (i = w->hash & ws->mask; ws->slots[i]; i = (i + 1) & ws->mask)
-			;
-		ws->slots[i] = ws->nr;
+		if (n > 0 && ns->final[n - 1] == UINT32_MAX)
+			ns->final[n - 1] = (__u32)(off0 + o);
+		o += l + 1;
 	}
-	/* btf__add_str(): a base string first, then one of the split's own */
+}
+
+static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const char *ostrs,
+			 __u32 olen, const char *estrs, __u32 elen, __u64 base_end)
+{
+	const struct btf *base = btf__base_btf(x->orig);
+	__u64 end = base_end + olen;
+
+	for (__u32 o = 1; o < elen; o += strlen(estrs + o) + 1)
+		ns->nr++;
+	ns->ext_off = b2b_malloc(ns->nr * sizeof(*ns->ext_off));
+	ns->final = b2b_malloc(ns->nr * sizeof(*ns->final));
+	if (!ns->ext_off || !ns->final || b2b_fault_nomem() ||
+	    b2b_name_index_reserve(&ns->idx, ns->nr))
+		return -ENOMEM;
+	for (__u32 o = 1, i = 0; o < elen; o += strlen(estrs + o) + 1, i++) {
+		int n = b2b_fault_nomem() ? -ENOMEM : b2b_name_index_want(&ns->idx, estrs + o, true);
+
+		if (n < 0)
+			return n;
+		if (n != (int)i + 1)
+			return -EINVAL;	/* libbpf's strings are unique and non-empty */
+		ns->ext_off[i] = o;
+		ns->final[i] = UINT32_MAX;
+	}
 	if (base)
-		wants_scan(ws, btf__name_by_offset(base, 0), base_end, 0);
-	wants_scan(ws, ostrs, m->oh.str_len, base_end);
-	for (size_t i = 0; i < ws->nr; i++) {
-		if (ws->w[i].found)
+		find_strs(ns, btf__name_by_offset(base, 0), base_end, 0);
+	find_strs(ns, ostrs, olen, base_end);
+	for (size_t i = 0; i < ns->nr; i++) {
+		if (ns->final[i] != UINT32_MAX)
 			continue;
-		ws->w[i].final = (__u32)(base_end + m->oh.str_len + m->new_len);
-		m->new_len += ws->w[i].len + 1;
-	}
-	if (base_end + m->oh.str_len + m->new_len > UINT32_MAX)
-		return -E2BIG;
-	m->new_strs = b2b_fault_nomem() ? NULL : malloc(m->new_len ? m->new_len : 1);
-	if (!m->new_strs)
-		return -ENOMEM;
-	for (size_t i = 0, at = 0; i < ws->nr; i++) {
-		if (ws->w[i].found)
-			continue;
-		memcpy(m->new_strs + at, ws->w[i].s, ws->w[i].len + 1);
-		at += ws->w[i].len + 1;
+		ns->final[i] = (__u32)(end + ns->len);
+		ns->len += ns->idx.want[i].len + 1;
+		if (end + ns->len > UINT32_MAX)
+			return -E2BIG;
 	}
 	return 0;
 }
 
-/* The new types, their string offsets mapped to the result's (malloc'd copy). */
-static char *new_types(const struct b2b_merge *m, const char *etypes)
+static __u32 map_str(const struct new_strs *ns, __u32 ext_off)
 {
-	char *types = b2b_fault_nomem() ? NULL : malloc(m->eh.type_len ? m->eh.type_len : 1);
+	size_t lo = 0, hi = ns->nr;
 
-	if (!types)
-		return NULL;
-	memcpy(types, etypes, m->eh.type_len);
-	for (char *t = types, *end = types + m->eh.type_len; t < end;) {
+	if (!ext_off)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ns->ext_off[mid] < ext_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ns->nr && ns->ext_off[lo] == ext_off ? ns->final[lo] : UINT32_MAX;
+}
+
+/* The new types copied to out, their string offsets mapped to the result's. */
+static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, char *out)
+{
+	memcpy(out, etypes, len);
+	for (char *t = out, *end = out + len; t < end;) {
 		struct btf_type *bt = (struct btf_type *)t;
 		size_t sz = sizeof(*bt);
 
-		bt->name_off = map_str(&m->ws, bt->name_off);
+		bt->name_off = map_str(ns, bt->name_off);
 		switch (btf_kind(bt)) {
 		case BTF_KIND_FUNC:
 		case BTF_KIND_PTR:
@@ -448,9 +367,9 @@ static char *new_types(const struct b2b_merge *m, const char *etypes)
 			struct btf_param *pp = btf_params(bt);
 
 			for (__u16 i = 0; i < btf_vlen(bt); i++) {
-				pp[i].name_off = map_str(&m->ws, pp[i].name_off);
+				pp[i].name_off = map_str(ns, pp[i].name_off);
 				if (pp[i].name_off == UINT32_MAX)
-					goto fail;
+					return -EINVAL;
 			}
 			sz += btf_vlen(bt) * sizeof(*pp);
 			break;
@@ -459,163 +378,93 @@ static char *new_types(const struct b2b_merge *m, const char *etypes)
 			sz += sizeof(struct btf_decl_tag);
 			break;
 		default:
-			goto fail;	/* only these are ever added */
+			return -EINVAL;	/* only these are ever added */
 		}
 		if (bt->name_off == UINT32_MAX)
-			goto fail;
+			return -EINVAL;
 		t += sz;
 	}
-	return types;
-fail:
-	free(types);
-	errno = EINVAL;
-	return NULL;
-}
-
-static void wants_free(struct wants *ws)
-{
-	free(ws->w);
-	free(ws->slots);
-	memset(ws, 0, sizeof(*ws));
-}
-
-void b2b_merge_free(struct b2b_merge *m)
-{
-	if (!m)
-		return;
-	b2b_ext_free(&m->x);
-	wants_free(&m->ws);
-	free(m->patches);
-	free(m->types);
-	free(m->new_strs);
-	free(m);
-}
-
-/*
- * x.retype as patches of orig's types, by offset, one per offset (the
- * later repointing of a type wins). qsort() is not stable: repointings out
- * of order are sorted with the order they were made in as the tie-break.
- */
-static int make_patches(struct b2b_merge *m, const char *otypes)
-{
-	struct seq_patch *sp = NULL;
-	size_t nr = m->x.nr_retype, n = 0;
-	bool sorted = true;
-
-	m->patches = b2b_fault_nomem() ? NULL : malloc((nr + 1) * sizeof(*m->patches));
-	if (!m->patches)
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		const char *t = (const char *)btf__type_by_id(m->x.orig, m->x.retype[i].id);
-
-		m->patches[i].off = (__u32)(t - otypes) + offsetof(struct btf_type, type);
-		m->patches[i].type = m->x.retype[i].type;
-		sorted &= !i || m->patches[i - 1].off <= m->patches[i].off;
-	}
-	if (!sorted) {
-		sp = b2b_fault_nomem() ? NULL : malloc(nr * sizeof(*sp));
-		if (!sp)
-			return -ENOMEM;
-		for (size_t i = 0; i < nr; i++)
-			sp[i] = (struct seq_patch){ m->patches[i].off, m->patches[i].type, (__u32)i };
-		qsort(sp, nr, sizeof(*sp), cmp_patch);
-		for (size_t i = 0; i < nr; i++)
-			m->patches[i] = (struct b2b_raw_patch){ sp[i].off, sp[i].type };
-		free(sp);
-	}
-	for (size_t i = 0; i < nr; i++) {
-		if (n && m->patches[n - 1].off == m->patches[i].off)
-			n--;	/* repointed again: the later one */
-		m->patches[n++] = m->patches[i];
-	}
-	m->parts.patches = m->patches;
-	m->parts.nr_patches = n;
 	return 0;
 }
 
-int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out)
+int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 {
 	const struct btf *base = btf__base_btf(x->orig);
-	const char *oraw, *eraw, *otypes;
-	struct b2b_raw_parts *p;
-	struct b2b_merge *m;
-	__u64 base_end = 0;
+	const char *oraw, *eraw, *otypes, *ostrs;
+	struct new_strs ns = { 0 };
+	struct btf_header oh, eh, h;
+	__u64 base_end = 0, total;
+	char *out = NULL, *at;
 	int err;
 
-	*out = NULL;
-	m = b2b_fault_nomem() ? NULL : calloc(1, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	m->x = *x;
-	memset(x, 0, sizeof(*x));
-	err = raw_views(&m->x, &oraw, &eraw);
+	*data = NULL;
+	*size = 0;
+	err = raw_views(x, &oraw, &eraw);
 	if (err)
-		goto fail;
-	memcpy(&m->oh, oraw, sizeof(m->oh));
-	memcpy(&m->eh, eraw, sizeof(m->eh));
-	otypes = oraw + m->oh.hdr_len + m->oh.type_off;
+		return err;
+	memcpy(&oh, oraw, sizeof(oh));
+	memcpy(&eh, eraw, sizeof(eh));
+	otypes = oraw + oh.hdr_len + oh.type_off;
+	ostrs = oraw + oh.hdr_len + oh.str_off;
 	/* type ids map onto the bytes read: orig was never made modifiable */
-	err = -EINVAL;
-	if (m->oh.type_off || m->oh.str_off != m->oh.type_len ||
-	    (m->x.start < m->x.first_id &&
-	     (const char *)btf__type_by_id(m->x.orig, m->x.start) != otypes))
-		goto fail;
+	if (oh.type_off || oh.str_off != oh.type_len ||
+	    (x->start < x->first_id && (const char *)btf__type_by_id(x->orig, x->start) != otypes))
+		return -EINVAL;
 	if (base)
 		base_end = b2b_btf_str_end(base);
-	err = place_strings(m, oraw + m->oh.hdr_len + m->oh.str_off,
-			    eraw + m->eh.hdr_len + m->eh.str_off, base_end);
-	if (err)
-		goto fail;
-	if ((__u64)m->oh.hdr_len + m->oh.type_len + m->eh.type_len + m->oh.str_len +
-	    m->new_len > UINT32_MAX) {
+	err = place_strings(&ns, x, ostrs, oh.str_len, eraw + eh.hdr_len + eh.str_off, eh.str_len,
+			    base_end);
+	total = (__u64)oh.hdr_len + oh.type_len + eh.type_len + oh.str_len + ns.len;
+	if (!err && total > UINT32_MAX)
 		err = -E2BIG;
-		goto fail;
+	if (!err) {
+		out = b2b_malloc(total);
+		err = out ? 0 : -ENOMEM;
 	}
-	err = make_patches(m, otypes);
 	if (err)
-		goto fail;
-	errno = 0;
-	m->types = new_types(m, eraw + m->eh.hdr_len + m->eh.type_off);
-	if (!m->types) {
-		err = errno == EINVAL ? -EINVAL : -ENOMEM;
-		goto fail;
+		goto out;
+	/* the header read (a longer one's tail as read), then orig's types,
+	 * the new ones, orig's strings, the new strings */
+	h = oh;
+	h.type_len = oh.type_len + eh.type_len;
+	h.str_off = h.type_len;
+	h.str_len = oh.str_len + (__u32)ns.len;
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), oraw + sizeof(h), oh.hdr_len - sizeof(h));
+	at = out + oh.hdr_len;
+	memcpy(at, otypes, oh.type_len);
+	/* the repointings in the order made: a type repointed twice (a kfunc
+	 * reduced, then given its arena prototype) keeps the later one */
+	for (size_t i = 0; i < x->nr_retype; i++) {
+		__u32 id = x->retype[i].id;
+		const char *t = (const char *)btf__type_by_id(x->orig, id);
+
+		if (id < x->start || id >= x->first_id) {
+			err = -EINVAL;
+			goto out;
+		}
+		memcpy(at + (t - otypes) + offsetof(struct btf_type, type), &x->retype[i].type,
+		       sizeof(__u32));
 	}
-	wants_free(&m->ws);
-	p = &m->parts;
-	p->hdr = m->oh;
-	p->hdr.type_len = m->oh.type_len + m->eh.type_len;
-	p->hdr.str_off = p->hdr.type_len;
-	p->hdr.str_len = m->oh.str_len + (__u32)m->new_len;
-	p->hdr_tail = oraw + sizeof(p->hdr);
-	p->types[0] = otypes;
-	p->type_len[0] = m->oh.type_len;
-	p->types[1] = m->types;
-	p->type_len[1] = m->eh.type_len;
-	p->strs[0] = oraw + m->oh.hdr_len + m->oh.str_off;
-	p->str_len[0] = m->oh.str_len;
-	p->strs[1] = m->new_strs;
-	p->str_len[1] = (__u32)m->new_len;
-	/* the parts read the merge's own copies and orig: the new types' BTF
-	 * (and the raw copy libbpf keeps of it) go before the post-passes */
-	b2b_ext_free(&m->x);
-	*out = m;
-	return 0;
-fail:
-	b2b_merge_free(m);
+	err = new_types(&ns, eraw + eh.hdr_len + eh.type_off, eh.type_len, at + oh.type_len);
+	if (err)
+		goto out;
+	at += h.type_len;
+	memcpy(at, ostrs, oh.str_len);
+	at += oh.str_len;
+	for (size_t i = 0; i < ns.nr; i++) {
+		const struct b2b_name_want *w = &ns.idx.want[i];
+
+		if (ns.final[i] < base_end + oh.str_len)
+			continue;	/* found in the base or orig */
+		memcpy(at, w->name, w->len + 1);
+		at += w->len + 1;
+	}
+	*data = out;
+	*size = total;
+	out = NULL;
+out:
+	free(out);
+	new_strs_free(&ns);
 	return err;
-}
-
-const struct b2b_raw_parts *b2b_merge_parts(const struct b2b_merge *m)
-{
-	return &m->parts;
-}
-
-int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx)
-{
-	return b2b_raw_parts_emit(&m->parts, sink, ctx);
-}
-
-size_t b2b_merge_size(const struct b2b_merge *m)
-{
-	return b2b_raw_parts_size(&m->parts);
 }

@@ -16,7 +16,7 @@
  * reading and writing the BTF (make bench: parse+modify+write). Instead the
  * new types go into a small BTF of their own (their type references are
  * already the ids they get in the result) and the repointings are recorded;
- * b2b_merge_new() then places the result: the original bytes, the new
+ * b2b_ext_lay_out() then writes the result: the original bytes, the new
  * types, the original strings, the new strings. Strings are deduplicated as
  * btf__add_str() would (base strings first, then the split's, the first
  * occurrence), so the output is the one the libbpf path gives.
@@ -49,23 +49,11 @@ int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool 
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type);
 /* Check the new types and repointings against the result; errors logged. */
 int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log);
-/* The byte order a merge writes the result in: the host's. */
+/* The byte order of the laid-out result: the host's. */
 enum btf_endianness b2b_native_endianness(void);
 
-/*
- * The result as raw BTF in orig's layout, native endian: prepared once
- * (every check and string placement done, nothing laid out), then written
- * in pieces to a sink or laid out whole.
- */
-struct b2b_merge;
-
-/* Moves *x into the merge (*x is left empty); x->orig must outlive it, unmodified. */
-int b2b_merge_new(struct b2b_ext *x, struct b2b_merge **out);
-int b2b_merge_emit(const struct b2b_merge *m, b2b_sink_fn sink, void *ctx);
-/* The result's pieces, for a pass that reads it without laying it out. */
-const struct b2b_raw_parts *b2b_merge_parts(const struct b2b_merge *m);
-/* The result's bytes. */
-size_t b2b_merge_size(const struct b2b_merge *m);
-void b2b_merge_free(struct b2b_merge *m);
+/* The result, raw BTF in orig's layout, native endian, in one new buffer
+ * (b2b_malloc'd); x is not changed. */
+int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size);
 
 #endif /* BTF2BTF_BTF_EDIT_H */

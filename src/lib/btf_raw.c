@@ -23,12 +23,13 @@ void *b2b_realloc(void *p, size_t size)
 	return b2b_fault_nomem() ? NULL : realloc(p, size ? size : 1);
 }
 
-int b2b_raw_parts_of(struct b2b_raw_parts *p, const void *data, size_t size)
+int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)
 {
 	const char *d = data;
-	struct btf_header *h = &p->hdr;
+	struct btf_header *h = &r->hdr;
+	__u32 cap;
 
-	memset(p, 0, sizeof(*p));
+	memset(r, 0, sizeof(*r));
 	if (size < sizeof(*h))
 		return -EINVAL;
 	memcpy(h, data, sizeof(*h));
@@ -36,195 +37,36 @@ int b2b_raw_parts_of(struct b2b_raw_parts *p, const void *data, size_t size)
 	    h->type_off % 4 || (__u64)h->type_off + h->type_len > size - h->hdr_len ||
 	    (__u64)h->str_off + h->str_len > size - h->hdr_len)
 		return -EINVAL;
-	p->hdr_tail = d + sizeof(*h);
-	p->types[0] = d + h->hdr_len + h->type_off;
-	p->type_len[0] = h->type_len;
-	p->strs[0] = d + h->hdr_len + h->str_off;
-	p->str_len[0] = h->str_len;
-	/* the layout the parts are emitted in */
-	h->type_off = 0;
-	h->str_off = h->type_len;
-	return 0;
-}
-
-static int emit_part(b2b_sink_fn sink, void *ctx, const void *data, size_t len)
-{
-	return len ? sink(ctx, data, len) : 0;
-}
-
-int b2b_raw_parts_emit(const struct b2b_raw_parts *p, b2b_sink_fn sink, void *ctx)
-{
-	__u32 at = 0;
-	int err;
-
-	err = sink(ctx, &p->hdr, sizeof(p->hdr));
-	if (!err)	/* a longer header's tail, as read */
-		err = emit_part(sink, ctx, p->hdr_tail, p->hdr.hdr_len - sizeof(p->hdr));
-	/* the first types as read, from one patched word to the next */
-	for (size_t i = 0; !err && i < p->nr_patches; i++) {
-		err = emit_part(sink, ctx, p->types[0] + at, p->patches[i].off - at);
-		if (!err)
-			err = sink(ctx, &p->patches[i].type, sizeof(p->patches[i].type));
-		at = p->patches[i].off + sizeof(p->patches[i].type);
-	}
-	if (!err)
-		err = emit_part(sink, ctx, p->types[0] + at, p->type_len[0] - at);
-	if (!err)
-		err = emit_part(sink, ctx, p->types[1], p->type_len[1]);
-	for (int i = 0; i < 2 && !err; i++)
-		err = emit_part(sink, ctx, p->strs[i], p->str_len[i]);
-	return err;
-}
-
-int b2b_sink_memory(void *ctx, const void *data, size_t len)
-{
-	char **p = ctx;
-
-	memcpy(*p, data, len);
-	*p += len;
-	return 0;
-}
-
-void b2b_raw_parts_copy(const struct b2b_raw_parts *p, void *buf)
-{
-	char *at = buf;
-
-	b2b_raw_parts_emit(p, b2b_sink_memory, &at);	/* cannot fail */
-}
-
-int b2b_raw_parts_lay_out(const struct b2b_raw_parts *p, void **data, size_t *size)
-{
-	*data = b2b_malloc(b2b_raw_parts_size(p));
-	if (!*data)
-		return -ENOMEM;
-	b2b_raw_parts_copy(p, *data);
-	*size = b2b_raw_parts_size(p);
-	return 0;
-}
-
-static bool strs_terminated(const char *strs, __u32 len)
-{
-	return !len || !strs[len - 1];
-}
-
-/*
- * offs[] for every type of both parts; *patched (malloc'd, NULL when there
- * are no patches) gets the indexes of the first part's types a patch falls
- * in, *patched_len their bytes.
- */
-static int index_types(struct b2b_raw *r, const struct b2b_raw_parts *p, __u32 **patched,
-		       size_t *nr_patched, __u64 *patched_len)
-{
-	/* room for the most types type_len can hold (12 bytes the smallest):
-	 * one allocation, of which only what is used gets touched */
-	__u32 cap = r->hdr.type_len / sizeof(struct btf_type) + 1;
-	size_t k = 0;
-
-	r->offs = b2b_malloc((size_t)cap * sizeof(*r->offs));
-	*patched = p->nr_patches ? b2b_malloc(p->nr_patches * sizeof(**patched)) : NULL;
-	if (!r->offs || (p->nr_patches && !*patched))
-		return -ENOMEM;
-	for (int part = 0; part < 2; part++) {
-		const char *types = p->types[part];
-		__u32 len = p->type_len[part], at = part ? p->type_len[0] : 0;
-
-		for (__u32 off = 0, words; off < len; off += words * 4) {
-			const struct btf_type *t = (const struct btf_type *)(types + off);
-
-			if (len - off < sizeof(*t))
-				return -EINVAL;
-			words = b2b_type_words(t);
-			if (!words || (__u64)words * 4 > len - off || r->nr == cap)
-				return -EINVAL;
-			if (!part && k < p->nr_patches && p->patches[k].off < off + words * 4) {
-				(*patched)[(*nr_patched)++] = r->nr;
-				*patched_len += words * 4;
-				for (; k < p->nr_patches && p->patches[k].off < off + words * 4; k++)
-					if (p->patches[k].off < off || p->patches[k].off % 4 ||
-					    (k && p->patches[k].off <= p->patches[k - 1].off))
-						return -EINVAL;
-			}
-			r->offs[r->nr++] = at + off;
-		}
-	}
-	return k == p->nr_patches ? 0 : -EINVAL;
-}
-
-int b2b_raw_open_parts(struct b2b_raw *r, const struct b2b_raw_parts *p, const struct btf *base)
-{
-	__u64 patched_len = 0, own_len;
-	size_t nr_patched = 0, k = 0;
-	__u32 *patched = NULL, pos;
-	int err;
-
-	memset(r, 0, sizeof(*r));
-	r->hdr = p->hdr;
-	r->hdr.type_len = p->type_len[0] + p->type_len[1];
-	r->hdr.str_len = p->str_len[0] + p->str_len[1];
-	if ((__u64)p->type_len[0] + p->type_len[1] > UINT32_MAX ||
-	    (__u64)p->str_len[0] + p->str_len[1] > UINT32_MAX ||
-	    !strs_terminated(p->strs[0], p->str_len[0]) ||
-	    !strs_terminated(p->strs[1], p->str_len[1]))
-		return -EINVAL;
-	r->types = p->types[0];
-	r->types_len0 = p->type_len[0];
-	r->strs[0] = p->strs[0];
-	r->strs[1] = p->strs[1];
-	r->str_len0 = p->str_len[0];
+	r->types = d + h->hdr_len + h->type_off;
+	r->strs = d + h->hdr_len + h->str_off;
+	if (h->str_len && r->strs[h->str_len - 1])
+		return -EINVAL;	/* the last string unterminated */
 	r->base = base;
 	r->start_id = base ? btf__type_cnt(base) : 1;
 	r->base_str_len = base ? (__u32)b2b_btf_str_end(base) : 0;
-	err = index_types(r, p, &patched, &nr_patched, &patched_len);
-	own_len = p->type_len[1] + patched_len;
-	if (!err && r->types_len0 + own_len > UINT32_MAX)
-		err = -E2BIG;
-	if (!err && own_len) {
-		r->own = b2b_malloc(own_len);
-		if (!r->own)
-			err = -ENOMEM;
-	}
-	if (err) {
-		free(patched);
-		b2b_raw_free(r);
-		return err;
-	}
-	if (p->type_len[1])
-		memcpy(r->own, p->types[1], p->type_len[1]);
-	/* a patched type is read from its copy, the patches applied */
-	pos = p->type_len[1];
-	for (size_t i = 0; i < nr_patched; i++) {
-		__u32 off = r->offs[patched[i]];
-		__u32 len = b2b_type_words((const struct btf_type *)(r->types + off)) * 4;
+	/* room for the most types type_len can hold (12 bytes the smallest):
+	 * one allocation, of which only what is used gets touched */
+	cap = h->type_len / sizeof(struct btf_type) + 1;
+	r->offs = b2b_malloc((size_t)cap * sizeof(*r->offs));
+	if (!r->offs)
+		return -ENOMEM;
+	for (__u32 off = 0, words; off < h->type_len; off += words * 4) {
+		const struct btf_type *t = (const struct btf_type *)(r->types + off);
 
-		memcpy(r->own + pos, r->types + off, len);
-		for (; k < p->nr_patches && p->patches[k].off < off + len; k++)
-			memcpy(r->own + pos + (p->patches[k].off - off), &p->patches[k].type,
-			       sizeof(p->patches[k].type));
-		r->offs[patched[i]] = r->types_len0 + pos;
-		pos += len;
+		words = h->type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
+		if (!words || (__u64)words * 4 > h->type_len - off || r->nr == cap) {
+			b2b_raw_free(r);
+			return -EINVAL;
+		}
+		r->offs[r->nr++] = off;
 	}
-	free(patched);
 	return 0;
-}
-
-int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)
-{
-	struct b2b_raw_parts p;
-	int err = b2b_raw_parts_of(&p, data, size);
-
-	if (err) {
-		memset(r, 0, sizeof(*r));
-		return err;
-	}
-	return b2b_raw_open_parts(r, &p, base);
 }
 
 void b2b_raw_free(struct b2b_raw *r)
 {
 	free(r->offs);
-	free(r->own);
 	r->offs = NULL;
-	r->own = NULL;
 	r->nr = 0;
 }
 
@@ -233,10 +75,7 @@ const char *b2b_raw_str(const struct b2b_raw *r, __u32 off)
 	if (off < r->base_str_len)
 		return btf__str_by_offset(r->base, off);
 	off -= r->base_str_len;
-	if (off < r->str_len0)
-		return r->strs[0] + off;
-	off -= r->str_len0;
-	return off < r->hdr.str_len - r->str_len0 ? r->strs[1] + off : NULL;
+	return off < r->hdr.str_len ? r->strs + off : NULL;
 }
 
 const struct btf_type *b2b_raw_any_type(const struct b2b_raw *r, __u32 id)
@@ -273,10 +112,7 @@ char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t
 		return NULL;
 	memcpy(p, &h, sizeof(h));
 	strs = p + sizeof(h) + type_len;
-	if (r->str_len0)
-		memcpy(strs, r->strs[0], r->str_len0);
-	if (h.str_len > r->str_len0)
-		memcpy(strs + r->str_len0, r->strs[1], h.str_len - r->str_len0);
+	memcpy(strs, r->strs, h.str_len);
 	*data = p;
 	*size = total;
 	return p + sizeof(h);

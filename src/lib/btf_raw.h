@@ -13,59 +13,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A ->type word of the first type part replaced: the word at offset off. */
-struct b2b_raw_patch {
-	__u32 off, type;
-};
-
-/*
- * Raw BTF in pieces, as the transform's result is before it is laid out:
- * the header, two parts of types (the input's, with some ->type words
- * patched, then the new ones) and two parts of strings, each read in place.
- * Raw bytes in one buffer are the same with empty second parts.
- */
-struct b2b_raw_parts {
-	struct btf_header hdr;		/* of the whole: type_len and str_len the sums */
-	const void *hdr_tail;		/* hdr.hdr_len - sizeof(hdr) bytes, as read */
-	const char *types[2];
-	__u32 type_len[2];
-	const char *strs[2];
-	__u32 str_len[2];
-	const struct b2b_raw_patch *patches;	/* in types[0], by offset, one per offset */
-	size_t nr_patches;
-};
-
-/* Takes data[0, len) as the next bytes of the result; 0 or a negative errno. */
-typedef int (*b2b_sink_fn)(void *ctx, const void *data, size_t len);
-/* The sink into memory: ctx is a char ** advanced past what is written. */
-int b2b_sink_memory(void *ctx, const void *data, size_t len);
-
-/* The parts of raw bytes in one buffer (not copied). -EINVAL if malformed. */
-int b2b_raw_parts_of(struct b2b_raw_parts *p, const void *data, size_t size);
-static inline size_t b2b_raw_parts_size(const struct b2b_raw_parts *p)
-{
-	return (size_t)p->hdr.hdr_len + p->hdr.type_len + p->hdr.str_len;
-}
-
-/* The bytes the parts stand for, in order, to a sink. */
-int b2b_raw_parts_emit(const struct b2b_raw_parts *p, b2b_sink_fn sink, void *ctx);
-/* The same into buf, of b2b_raw_parts_size() bytes. */
-void b2b_raw_parts_copy(const struct b2b_raw_parts *p, void *buf);
-/* The same into a new buffer (b2b_malloc'd). */
-int b2b_raw_parts_lay_out(const struct b2b_raw_parts *p, void **data, size_t *size);
-
 struct b2b_raw {
-	struct btf_header hdr;	/* of the whole */
-	const char *types;	/* the first part of the types, read in place */
-	char *own;		/* the second part and the patched types (copies) */
-	__u32 types_len0;	/* offsets from here on are in own */
-	const char *strs[2];	/* string parts */
-	__u32 str_len0;
+	struct btf_header hdr;	/* as read */
+	const char *types;	/* read in place */
+	const char *strs;
 	const struct btf *base;	/* NULL unless split */
 	__u32 start_id;		/* first own id: 1, or the base's type count */
 	__u32 base_str_len;	/* split string offsets start here */
 	__u32 nr;		/* own types */
-	__u32 *offs;		/* offs[id - start_id]: offset in types, then in own */
+	__u32 *offs;		/* offs[id - start_id]: offset in types */
 };
 
 enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
@@ -109,18 +65,12 @@ static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
 
 /* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
-/* The same for parts; the patched types and the second type part are
- * copied (a small share of the whole), the rest is read in place. */
-int b2b_raw_open_parts(struct b2b_raw *r, const struct b2b_raw_parts *p, const struct btf *base);
 void b2b_raw_free(struct b2b_raw *r);
 
 /* Own type id (start_id <= id < start_id + nr). */
 static inline const struct btf_type *b2b_raw_type(const struct b2b_raw *r, __u32 id)
 {
-	__u32 off = r->offs[id - r->start_id];
-
-	return (const struct btf_type *)(off < r->types_len0 ? r->types + off
-							     : r->own + (off - r->types_len0));
+	return (const struct btf_type *)(r->types + r->offs[id - r->start_id]);
 }
 
 /* Name at a string offset of this BTF (or its base); NULL if out of range. */

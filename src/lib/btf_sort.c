@@ -235,253 +235,77 @@ static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, s
 	}
 }
 
-void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
-{
-	if (!second)
-		return;
-	for (__u32 i = 0; i < nr; i++)
-		map[i] = second[map[i]];
-}
-
-/*
- * A sort's result before it is laid out: the kept types' order over the
- * input, read where it is (in parts), and the id map. Written out a chunk
- * at a time, it never holds a second copy of the BTF.
- */
-struct b2b_sorted {
-	struct b2b_raw r;
-	__u32 *order;		/* the kept ids in output order */
-	__u32 nr_order;
-	__u32 *map;		/* input id -> output id (base ids: themselves) */
-	__u32 cnt;		/* the input's type count */
-	__u32 type_len;		/* the kept types' bytes */
-	char *chunk;		/* CHUNK bytes, or the biggest type's if more */
-	__u32 chunk_len;
-};
-
-#define CHUNK (64U << 10)
-
-void b2b_sorted_free(struct b2b_sorted *s)
-{
-	if (!s)
-		return;
-	b2b_raw_free(&s->r);
-	free(s->order);
-	free(s->map);
-	free(s->chunk);
-	free(s);
-}
-
-static bool is_dropped(const __u64 *dropped, __u32 id)
-{
-	return dropped && dropped[id / 64] >> (id % 64) & 1;
-}
-
-/*
- * The kept ids in output order, from the keys sorted: the anonymous kept
- * types first, in id order (map puts them there), then the named ones in
- * key order. Written over the keys (4 bytes an id where a key took 8):
- * the sort's peak memory is the keys' and the map's, no third array.
- */
-static int order_from_keys(struct b2b_sorted *s, void *keys_block, __u32 nr, __u32 nr_anon,
-			   const __u64 *dropped)
-{
-	const struct b2b_raw *r = &s->r;
-	const struct sort_key *keys = keys_block;
-	__u32 *ids = keys_block, *shrunk, n = 0, biggest = 0;	/* malloc()ed: aligned */
-
-	/* id i goes to bytes 4i..4i+3, below key i's 8i: nothing unread is
-	 * overwritten; the buffer held r->nr keys, room for every kept id */
-	for (__u32 i = 0; i < nr; i++) {
-		__u32 id = keys[i].id;
-
-		ids[i] = id;
-	}
-	memmove(ids + nr_anon, ids, (size_t)nr * sizeof(*ids));
-	for (__u32 id = r->start_id; n < nr_anon; id++)
-		if (!is_dropped(dropped, id) && s->map[id] < r->start_id + nr_anon)
-			ids[n++] = id;
-	s->nr_order = nr_anon + nr;
-	shrunk = realloc(ids, ((size_t)s->nr_order ?: 1) * sizeof(*ids));
-	s->order = shrunk ?: ids;	/* a shrink refused keeps the block */
-	for (__u32 i = 0; i < s->nr_order; i++) {
-		__u32 len = b2b_type_words(b2b_raw_type(r, s->order[i])) * 4;
-
-		if (len > biggest)
-			biggest = len;
-	}
-	s->chunk_len = biggest > CHUNK ? biggest : CHUNK;
-	s->chunk = b2b_malloc(s->chunk_len);
-	return s->chunk ? 0 : -ENOMEM;
-}
-
-/* The dedup's dropped types, a bit each: equal[] is overwritten by the map. */
-static int mark_dropped(const __u32 *equal, __u32 start, __u32 cnt, __u64 **dropped)
-{
-	*dropped = NULL;
-	if (!equal)
-		return 0;
-	*dropped = b2b_calloc(cnt / 64 + 1, sizeof(**dropped));
-	if (!*dropped)
-		return -ENOMEM;
-	for (__u32 id = start; id < cnt; id++)
-		if (equal[id] != id)
-			(*dropped)[id / 64] |= 1ULL << (id % 64);
-	return 0;
-}
-
-int b2b_sort_prepare(const struct b2b_raw_parts *in, const struct btf *base, __u32 *equal,
-		     struct b2b_sorted **out)
+int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+		     struct b2b_pass_out *out)
 {
 	struct sort_key *keys = NULL;
-	__u64 *dropped = NULL;
-	struct b2b_sorted *s;
-	struct b2b_raw *r;
-	__u32 nr = 0, nr_anon = 0;
+	struct b2b_raw r;
+	__u32 *map = NULL, cnt, start, nr = 0, nr_anon = 0, pos = 0;
 	bool identity = true;
+	char *types;
 	int err;
 
-	*out = NULL;
-	s = b2b_calloc(1, sizeof(*s));
-	if (!s) {
-		free(equal);
-		return -ENOMEM;
-	}
-	/* equal[] is the map's memory: base ids and kept ones are rewritten,
-	 * a dropped type's entry names its equal until the end */
-	s->map = equal;
-	r = &s->r;
-	err = b2b_raw_open_parts(r, in, base);
+	memset(out, 0, sizeof(*out));
+	err = b2b_raw_open(&r, data, size, base);
 	if (err)
-		goto out;
-	s->cnt = b2b_raw_type_cnt(r);
-	if (s->cnt > 1U << 31) {
+		return err;
+	start = r.start_id;
+	cnt = b2b_raw_type_cnt(&r);
+	if (cnt > 1U << 31) {
 		err = -E2BIG;
 		goto out;
 	}
-	err = mark_dropped(equal, r->start_id, s->cnt, &dropped);
-	if (err)
-		goto out;
-	keys = b2b_malloc((size_t)r->nr * sizeof(*keys));
-	if (!s->map)
-		s->map = b2b_malloc((size_t)s->cnt * sizeof(*s->map));
-	if (!keys || !s->map) {
+	keys = b2b_malloc((size_t)r.nr * sizeof(*keys));
+	map = b2b_malloc((size_t)cnt * sizeof(*map));
+	if (!keys || !map) {
 		err = -ENOMEM;
 		goto out;
 	}
-	/* the kept types only (a dropped one takes its equal's place below);
-	 * the anonymous ones first, in id order, as the sort would put them:
-	 * keys for the named ones only */
-	for (__u32 i = 0; i < r->start_id; i++)
-		s->map[i] = i;
-	for (__u32 id = r->start_id; id < s->cnt; id++) {
-		const struct btf_type *t = b2b_raw_type(r, id);
-		const char *name;
+	/* the anonymous types first, in id order: keys for the named ones only */
+	for (__u32 i = 0; i < start; i++)
+		map[i] = i;
+	for (__u32 id = start; id < cnt; id++) {
+		const char *name = b2b_raw_name(&r, b2b_raw_type(&r, id));
 
-		if (is_dropped(dropped, id))
-			continue;
-		s->type_len += b2b_type_words(t) * 4;
-		name = b2b_raw_name(r, t);
 		if (!*name) {
-			identity &= id == r->start_id + nr_anon;
-			s->map[id] = r->start_id + nr_anon++;
+			identity &= id == start + nr_anon;
+			map[id] = start + nr_anon++;
 			continue;
 		}
 		keys[nr].id = id;
 		set_prefix(&keys[nr++], name);
 	}
-	sort_run(r, keys, nr, 0, 0);	/* by name, ties by id; needs no memory */
+	sort_run(&r, keys, nr, 0, 0);	/* by name, ties by id; needs no memory */
 	for (__u32 i = 0; i < nr; i++) {
-		s->map[keys[i].id] = r->start_id + nr_anon + i;
-		identity &= keys[i].id == r->start_id + nr_anon + i;
+		map[keys[i].id] = start + nr_anon + i;
+		identity &= keys[i].id == start + nr_anon + i;
 	}
-	for (__u32 id = r->start_id; dropped && id < s->cnt; id++)
-		if (is_dropped(dropped, id))	/* its entry: a kept type, mapped above */
-			s->map[id] = s->map[s->map[id]];
-	if (identity && nr_anon + nr == r->nr)
-		goto out;	/* already sorted, nothing dropped: unchanged, byte for byte */
-	err = order_from_keys(s, keys, nr, nr_anon, dropped);
-	keys = NULL;	/* the order's now */
-	if (!err) {
-		*out = s;
-		s = NULL;
+	if (identity)
+		goto out;	/* sorted already: unchanged, byte for byte */
+	types = b2b_raw_alloc(&r, r.hdr.type_len, &out->data, &out->size);
+	if (!types) {
+		err = -ENOMEM;
+		goto out;
 	}
-out:
-	free(keys);
-	free(dropped);
-	b2b_sorted_free(s);
-	return err;
-}
+	for (__u32 i = 0, id = start; i < nr_anon + nr; i++) {
+		const struct btf_type *t;
+		__u32 len;
 
-const __u32 *b2b_sorted_map(const struct b2b_sorted *s, __u32 *nr)
-{
-	*nr = s->cnt;
-	return s->map;
-}
-
-size_t b2b_sorted_size(const struct b2b_sorted *s)
-{
-	return sizeof(struct btf_header) + (size_t)s->type_len + s->r.hdr.str_len;
-}
-
-int b2b_sorted_emit(const struct b2b_sorted *s, b2b_sink_fn sink, void *ctx)
-{
-	const struct b2b_raw *r = &s->r;
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
-		.type_off = 0, .type_len = s->type_len, .str_off = s->type_len,
-		.str_len = r->hdr.str_len,
-	};
-	__u32 pos = 0;
-	int err;
-
-	err = sink(ctx, &h, sizeof(h));
-	for (__u32 i = 0; !err && i < s->nr_order; i++) {
-		const struct btf_type *t = b2b_raw_type(r, s->order[i]);
-		__u32 len = b2b_type_words(t) * 4;
-
-		if (pos + len > s->chunk_len) {
-			err = sink(ctx, s->chunk, pos);
-			pos = 0;
-		}
-		memcpy(s->chunk + pos, t, len);
-		b2b_type_remap((__u32 *)(s->chunk + pos), s->map, s->cnt);
+		if (i < nr_anon)	/* the next anonymous one */
+			while (map[id] >= start + nr_anon)
+				id++;
+		t = b2b_raw_type(&r, i < nr_anon ? id++ : keys[i - nr_anon].id);
+		len = b2b_type_words(t) * 4;
+		memcpy(types + pos, t, len);
+		b2b_type_remap((__u32 *)(types + pos), map, cnt);
 		pos += len;
 	}
-	if (!err && pos)
-		err = sink(ctx, s->chunk, pos);
-	if (!err && r->str_len0)
-		err = sink(ctx, r->strs[0], r->str_len0);
-	if (!err && r->hdr.str_len > r->str_len0)
-		err = sink(ctx, r->strs[1], r->hdr.str_len - r->str_len0);
+	out->map = map;
+	out->nr_map = cnt;
+	map = NULL;
+out:
+	free(keys);
+	free(map);
+	b2b_raw_free(&r);
 	return err;
-}
-
-int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
-		     struct b2b_pass_out *out)
-{
-	struct b2b_raw_parts in;
-	struct b2b_sorted *s = NULL;
-	char *at;
-	int err;
-
-	memset(out, 0, sizeof(*out));
-	err = b2b_raw_parts_of(&in, data, size);
-	if (!err)
-		err = b2b_sort_prepare(&in, base, NULL, &s);
-	if (err || !s)
-		return err;
-	out->size = b2b_sorted_size(s);
-	out->data = at = b2b_malloc(out->size);
-	if (!out->data) {
-		b2b_sorted_free(s);
-		memset(out, 0, sizeof(*out));
-		return -ENOMEM;
-	}
-	b2b_sorted_emit(s, b2b_sink_memory, &at);	/* cannot fail */
-	out->map = s->map;
-	out->nr_map = s->cnt;
-	s->map = NULL;
-	b2b_sorted_free(s);
-	return 0;
 }

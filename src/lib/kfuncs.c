@@ -174,18 +174,18 @@ void b2b_name_index_free(struct b2b_name_index *idx)
 	memset(idx, 0, sizeof(*idx));
 }
 
+int b2b_name_index_number(const struct b2b_name_index *idx, const char *name, size_t len)
+{
+	if (!idx->nr || !filter_has(idx, name, len))
+		return 0;
+	return slot_of(idx, name, len, hash_str(name, len))->want;
+}
+
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind)
 {
 	size_t len = strlen(name);
-	const struct b2b_name_slot *slot;
 
-	if (!idx->nr || !len || !filter_has(idx, name, len))
-		return 0;
-	slot = slot_of(idx, name, len, hash_str(name, len));
-	if (!slot->want)
-		return 0;
-	return kind == BTF_KIND_FUNC ? idx->want[slot->want - 1].func_id
-				     : idx->want[slot->want - 1].any_id;
+	return len ? b2b_name_index_found(idx, b2b_name_index_number(idx, name, len), kind) : 0;
 }
 
 __u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind)

@@ -91,6 +91,8 @@ void b2b_name_index_free(struct b2b_name_index *idx);
 /* The lowest FUNC (kind BTF_KIND_FUNC) or type of any kind (kind < 0) named
  * name, 0 if none. A name never registered is never found. */
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind);
+/* The number b2b_name_index_want() gave name[0, len) (len > 0), 0 if never registered. */
+int b2b_name_index_number(const struct b2b_name_index *idx, const char *name, size_t len);
 /* The same by the number b2b_name_index_want() gave: no hash, no probe. */
 __u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind);
 

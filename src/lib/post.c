@@ -12,130 +12,69 @@
 
 #include "btf_post.h"
 
-void b2b_post_result_free(struct b2b_post_result *res)
+void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 {
-	if (res->sorted)
-		res->btf.map = NULL;	/* the sorted result's */
-	b2b_sorted_free(res->sorted);
-	b2b_pass_out_free(&res->btf);
-	free(res->base_data);
-	btf__free(res->base);
-	memset(res, 0, sizeof(*res));
-}
-
-/* Take a pass's output as the current result. */
-static void step(struct b2b_post_in *in, struct b2b_post_result *res, struct b2b_pass_out *p)
-{
-	if (!p->data)
+	if (!second)
 		return;
-	free(in->own);
-	in->own = NULL;
-	free(res->btf.data);
-	res->btf.data = p->data;
-	res->btf.size = p->size;
-	if (res->btf.map) {
-		b2b_map_compose(res->btf.map, res->btf.nr_map, p->map);
-		free(p->map);
+	for (__u32 i = 0; i < nr; i++)
+		map[i] = second[map[i]];
+}
+
+void b2b_post_free(struct b2b_post *p)
+{
+	b2b_pass_out_free(&p->btf);
+	free(p->base_data);
+	btf__free(p->new_base);
+	p->base_data = NULL;
+	p->new_base = NULL;
+}
+
+/* A pass's output, when it has one, becomes the current BTF. */
+static void step(struct b2b_post *p, struct b2b_pass_out *o)
+{
+	if (!o->data)
+		return;
+	p->changed = true;
+	free(p->btf.data);
+	p->btf.data = o->data;
+	p->btf.size = o->size;
+	if (p->btf.map) {
+		b2b_map_compose(p->btf.map, p->btf.nr_map, o->map);
+		free(o->map);
 	} else {
-		res->btf.map = p->map;
-		res->btf.nr_map = p->nr_map;
+		p->btf.map = o->map;
+		p->btf.nr_map = o->nr_map;
 	}
-	memset(p, 0, sizeof(*p));
+	memset(o, 0, sizeof(*o));
 }
 
-/* The input in one buffer, for the passes that read nothing else. */
-static int lay_out_input(struct b2b_post_in *in)
+int b2b_post_run(struct b2b_post *p)
 {
-	void *data;
-	int err;
-
-	if (in->data)
-		return 0;
-	err = b2b_raw_parts_lay_out(in->parts, &data, &in->size);
-	if (err)
-		return err;
-	in->data = in->own = data;
-	return 0;
-}
-
-/*
- * Dedup then sort, no distill between: both read the input where it is (in
- * parts), and the result is left prepared (res->sorted), to be written
- * from the input without a second copy of the BTF. 1: the hash path cannot
- * decide (btf__dedup() must).
- */
-static int dedup_and_sort(struct b2b_post_in *in, struct b2b_post_result *res)
-{
-	const struct b2b_raw_parts *parts = in->parts;
-	struct b2b_raw_parts whole;
-	__u32 *equal = NULL;
-	int err;
-
-	if (in->data) {
-		err = b2b_raw_parts_of(&whole, in->data, in->size);
-		if (err)
-			return err;
-		parts = &whole;
-	}
-	err = b2b_dedup_equals(parts, in->base, in->first_new, &equal);
-	if (err)
-		return err;
-	err = b2b_sort_prepare(parts, in->base, equal, &res->sorted);	/* takes equal */
-	if (!err && res->sorted)
-		res->btf.map = (__u32 *)b2b_sorted_map(res->sorted, &res->btf.nr_map);
-	return err;
-}
-
-int b2b_post_run(struct b2b_post_in *in, struct b2b_post_result *res)
-{
-	const struct btf *base = in->base;
-	struct b2b_pass_out p = { 0 };
+	const struct btf *base = p->base;
+	struct b2b_pass_out o = { 0 };
 	int err = 0;
 
-	memset(res, 0, sizeof(*res));
-#define CUR_DATA (res->btf.data ? res->btf.data : in->data)
-#define CUR_SIZE (res->btf.data ? res->btf.size : in->size)
-	if (in->dedup && in->sort && !in->distill) {
-		err = dedup_and_sort(in, res);
-		if (err != 1)
-			goto out;
-		/* a case for btf__dedup(): then the sort, one pass after the other */
-		res->full_dedup = true;
-		err = lay_out_input(in);
+	if (p->dedup) {
+		err = b2b_dedup(p->btf.data, p->btf.size, base, p->first_new, &o, &p->full_dedup);
 		if (!err)
-			err = b2b_dedup_full(in->data, in->size, base, &p);
-		if (!err)
-			step(in, res, &p);
-	} else {
-		err = lay_out_input(in);
-		if (!err && in->dedup) {
-			err = b2b_dedup(in->data, in->size, base, in->first_new, &p,
-					&res->full_dedup);
-			if (!err)
-				step(in, res, &p);
-		}
+			step(p, &o);
 	}
-	if (!err && in->distill) {
-		err = b2b_distill_base(CUR_DATA, CUR_SIZE, base, &res->base_data,
-				       &res->base_size, &p);
+	if (!err && p->distill) {
+		err = b2b_distill_base(p->btf.data, p->btf.size, base, &p->base_data,
+				       &p->base_size, &o);
 		if (!err) {
-			step(in, res, &p);
+			step(p, &o);
 			errno = 0;
-			res->base = btf__new(res->base_data, res->base_size);
-			if (!res->base)
+			p->new_base = btf__new(p->base_data, p->base_size);
+			if (!p->new_base)
 				err = errno ? -errno : -ENOMEM;
-			base = res->base;
+			base = p->new_base;
 		}
 	}
-	if (!err && in->sort) {
-		err = b2b_sort_by_name(CUR_DATA, CUR_SIZE, base, &p);
+	if (!err && p->sort) {
+		err = b2b_sort_by_name(p->btf.data, p->btf.size, base, &o);
 		if (!err)
-			step(in, res, &p);
+			step(p, &o);
 	}
-out:
-#undef CUR_DATA
-#undef CUR_SIZE
-	if (err)
-		b2b_post_result_free(res);
 	return err;
 }

@@ -311,62 +311,47 @@ static bool post_passes_wanted(const struct btf2btf *b)
 }
 
 /*
- * Dedup, distilled base and sort by name (b->features, b->distill) over the
- * transform's result (merge, or the BTF read when the transform changed
- * nothing); first_new is the first type the transform appended. *out gets
- * the merge laid out when a pass needed it so and none replaced it (else
- * NULL). b is not touched: commit() applies res.
+ * Dedup, distilled base and sort by name (b->features, b->distill) over
+ * post->btf: the transform's result, or a copy of the BTF read when the
+ * transform changed nothing. b is not touched: commit() applies the result.
  */
-static int run_post_passes(const struct btf2btf *b, const struct b2b_merge *merge, void **out,
-			   size_t *out_size, __u32 first_new, struct b2b_post_result *res)
+static int run_post_passes(const struct btf2btf *b, struct b2b_post *post)
 {
-	struct b2b_post_in in = {
-		.base = b->base,
-		.first_new = first_new,
-		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
-		.sort = b->features & BTF2BTF_FEAT_SORT,
-		.distill = b->distill,
-		.parts = merge ? b2b_merge_parts(merge) : NULL,
-	};
 	int err;
 
-	*out = NULL;
-	if (!post_passes_wanted(b))
-		return 0;
-	if (!merge) {
+	if (!post->btf.data) {
 		struct btf *btf = b->btf;	/* endianness view only, restored */
 		enum btf_endianness e = btf__endianness(btf);
+		const void *raw;
 		__u32 sz = 0;
 
 		if (btf__set_endianness(btf, b2b_native_endianness()))
 			return b2b_errno(&b->log, -EINVAL, "cannot convert the BTF to native byte order");
-		in.data = btf__raw_data(btf, &sz);
-		in.size = sz;
+		raw = btf__raw_data(btf, &sz);
 		btf__set_endianness(btf, e);
-		if (!in.data)
+		post->btf.data = raw ? b2b_malloc(sz) : NULL;
+		if (!post->btf.data)
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+		memcpy(post->btf.data, raw, sz);
+		post->btf.size = sz;
 	}
-	err = b2b_post_run(&in, res);
-	*out = in.own;
-	*out_size = in.size;
-	if (err == -EINVAL && in.distill)
+	err = b2b_post_run(post);
+	if (err == -EINVAL && post->distill)
 		return b2b_errno(&b->log, err,
 				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
 	if (err)
 		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
-				 in.dedup ? "deduplicate/sort" : "sort", strerror(-err));
-	if (in.dedup)
+				 post->dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (post->dedup)
 		b2b_debug(&b->log, "dedup: %s",
-			  res->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
-					  : "new types matched by hash against the deduplicated input");
-	if (!is_identity(res->btf.map, res->btf.nr_map)) {
+			  post->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
+					   : "new types matched by hash against the deduplicated input");
+	if (!is_identity(post->btf.map, post->btf.nr_map)) {
 		for (size_t i = 0; i < b->ids.nr_sets; i++) {
-			if (!b->ids.sets[i].resolved)
-				continue;
-			b2b_post_result_free(res);
-			return b2b_errno(&b->log, -EINVAL,
-					 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
-					 b->ids.sets[i].name);
+			if (b->ids.sets[i].resolved)
+				return b2b_errno(&b->log, -EINVAL,
+						 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
+						 b->ids.sets[i].name);
 		}
 	}
 	return 0;
@@ -402,9 +387,9 @@ static void finish(struct tx *tx)
 /* Nothing here can fail: the transform's result becomes the handle's.
  * result: the transformed BTF with every post-pass applied (NULL: the BTF
  * read is the result). scratch: room for the kfunc table's indexes when
- * res has an id map. */
+ * post has an id map. */
 static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool changed,
-		   struct b2b_post_result *res, __u32 *scratch)
+		   struct b2b_post *post, __u32 *scratch)
 {
 	size_t added = 0;
 
@@ -424,72 +409,29 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 		b->btf_read = b->btf;	/* set8 entries' and kfuncs' names are in it */
 		b->btf = result;
 	}
-	if (res->base) {
+	if (post->new_base) {
 		b->full_base = b->base;
-		b->base = res->base;
-		res->base = NULL;
+		b->base = post->new_base;
+		post->new_base = NULL;
 	}
-	if (res->btf.map)
-		remap_handle(b, res->btf.map, res->btf.nr_map, scratch);
+	if (post->btf.map)
+		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
 	b2b_kfunc_view_sync(b);	/* states and ids, when the public table was made already */
 	b->transformed = true;
-	b->changed = changed || res->btf.data || res->sorted || b->full_base;
-}
-
-/*
- * The result in one buffer, parsed: the sorted result, else the last
- * pass's, else the merge laid out by a pass (out), else the merge; NULL in
- * *result when nothing changed the BTF read.
- */
-static int parse_result(const struct btf2btf *b, const struct b2b_merge *merge, void *out,
-			size_t out_size, const struct b2b_post_result *res, struct btf **result)
-{
-	const struct btf *base = res->base ? res->base : b->base;
-	void *buf = NULL;
-	const void *data = NULL;
-	size_t size = 0;
-	char *at;
-	int err = 0;
-
-	*result = NULL;
-	if (res->sorted || (!res->btf.data && !out && merge)) {
-		size = res->sorted ? b2b_sorted_size(res->sorted) : b2b_merge_size(merge);
-		buf = at = b2b_malloc(size);
-		if (!buf)
-			return -ENOMEM;
-		/* cannot fail into memory */
-		if (res->sorted)
-			b2b_sorted_emit(res->sorted, b2b_sink_memory, &at);
-		else
-			b2b_merge_emit(merge, b2b_sink_memory, &at);
-		data = buf;
-	} else if (res->btf.data) {
-		data = res->btf.data;
-		size = res->btf.size;
-	} else if (out) {
-		data = out;
-		size = out_size;
-	}
-	if (data) {
-		errno = 0;
-		*result = b2b_btf_new(data, size, base);
-		if (!*result)
-			err = errno ? -errno : -EINVAL;
-	}
-	free(buf);
-	return err;
+	b->changed = changed || post->changed || b->full_base;
 }
 
 int btf2btf__transform(struct btf2btf *b)
 {
-	struct b2b_post_result res = { 0 };
-	struct b2b_merge *merge = NULL;
+	struct b2b_post post = {
+		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
+		.sort = b->features & BTF2BTF_FEAT_SORT,
+		.distill = b->distill,
+		.base = b->base,
+	};
 	struct btf *result = NULL;
 	struct tx tx = { 0 };
 	__u32 *scratch = NULL;
-	void *out = NULL;
-	size_t out_size = 0;
-	__u32 first_new;
 	bool changed;
 	int err;
 
@@ -518,47 +460,41 @@ int btf2btf__transform(struct btf2btf *b)
 	changed = btf__type_cnt(tx.ext.btf ? tx.ext.btf : b->btf) > 1 || tx.ext.nr_retype;
 	if (!err && changed)
 		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
-	first_new = tx.ext.first_id;
-	/* dedup and sort read the merge in parts; the result is laid out once,
-	 * after them, and parsed: the handle holds that one BTF */
+	/* one BTF from here on: laid out, through the passes, parsed */
+	post.first_new = tx.ext.first_id;
 	if (!err && changed) {
-		err = b2b_merge_new(&tx.ext, &merge);
+		err = b2b_ext_lay_out(&tx.ext, &post.btf.data, &post.btf.size);
 		if (err)
 			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
 				  strerror(-err));
 	}
-	if (!err)
-		err = run_post_passes(b, merge, &out, &out_size, first_new, &res);
-	if (!err) {
-		err = parse_result(b, merge, out, out_size, &res, &result);
-		if (err) {
-			b2b_errno(&b->log, err, "transformed BTF: cannot parse: %s", strerror(-err));
-			b2b_post_result_free(&res);
-		}
+	if (!err && post_passes_wanted(b))
+		err = run_post_passes(b, &post);
+	if (!err && post.btf.data && (changed || post.changed)) {
+		errno = 0;
+		result = b2b_btf_new(post.btf.data, post.btf.size,
+				     post.new_base ? post.new_base : b->base);
+		if (!result)
+			err = b2b_errno(&b->log, errno ? -errno : -EINVAL,
+					"transformed BTF: cannot parse: %s",
+					strerror(errno ? errno : EINVAL));
 	}
-	/* the result is parsed: the forms it was made in go (res keeps its map) */
-	b2b_merge_free(merge);
-	merge = NULL;
-	free(out);
-	out = NULL;
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */
-	if (!err && res.btf.map) {
+	if (!err && post.btf.map) {
 		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
 		if (!scratch)
 			err = b2b_errno(&b->log, -ENOMEM, "out of memory");
 	}
-	if (err) {
+	if (!err) {
+		if (result)	/* written in the byte order of the BTF read */
+			btf__set_endianness(result, btf__endianness(b->btf));
+		commit(b, &tx, result, changed, &post, scratch);
+	} else {
 		btf__free(result);
-		b2b_post_result_free(&res);
-		finish(&tx);
-		return err;
 	}
-	if (result)	/* written in the byte order of the BTF read */
-		btf__set_endianness(result, btf__endianness(b->btf));
-	commit(b, &tx, result, changed, &res, scratch);
 	free(scratch);
-	b2b_post_result_free(&res);
+	b2b_post_free(&post);
 	finish(&tx);
-	return 0;
+	return err;
 }
