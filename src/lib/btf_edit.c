@@ -15,7 +15,7 @@
 #include "btf2btf.h"
 #include "btf_check.h"
 #include "btf_edit.h"
-#include "kfuncs.h"
+#include "name_index.h"
 #include "libbpf_compat.h"
 
 /* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */

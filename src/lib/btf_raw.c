@@ -7,6 +7,7 @@
 
 #include "btf_check.h"
 #include "btf_raw.h"
+#include "name_index.h"
 
 void *b2b_malloc(size_t size)
 {
@@ -140,15 +141,6 @@ int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str
 	return 0;
 }
 
-static __u32 str_hash(const char *s)
-{
-	__u32 h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 int b2b_strtab_init(struct b2b_strtab *s, const struct b2b_strtab *base)
 {
 	memset(s, 0, sizeof(*s));
@@ -193,11 +185,13 @@ static int strtab_rehash(struct b2b_strtab *s)
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; i <= s->mask; i++) {
+		const char *str;
 		size_t j;
 
 		if (!s->slots[i])
 			continue;
-		j = str_hash(s->buf + s->slots[i] - 1) & mask;
+		str = s->buf + s->slots[i] - 1;
+		j = b2b_hash_str(str, strlen(str)) & mask;
 		while (slots[j])
 			j = (j + 1) & mask;
 		slots[j] = s->slots[i];
@@ -216,7 +210,7 @@ long b2b_strtab_add(struct b2b_strtab *s, const char *str)
 
 	if (!*str)
 		return 0;
-	h = str_hash(str);
+	h = b2b_hash_str(str, len - 1);
 	if (s->base) {
 		off = strtab_find(s->base, str, h, NULL);
 		if (off >= 0)

@@ -3,39 +3,10 @@
 #ifndef BTF2BTF_KFUNCS_H
 #define BTF2BTF_KFUNCS_H
 
-#include "arena.h"
 #include "btf_ids.h"
+#include "name_index.h"
 
 struct btf;
-
-/*
- * The types of one BTF (its split part, when split) bearing the names some
- * lookup will ask for, registered first (b2b_name_index_want()): a small
- * hash of those names, filled by one scan of the types. Indexing every name
- * of a vmlinux instead cost more than reading its BTF (a cache miss per
- * type), and most of the names are never asked for.
- */
-struct b2b_name_want {
-	const char *name;	/* in the index's arena, or borrowed */
-	__u32 len;
-	__u32 hash;
-	__u32 func_id;		/* lowest FUNC of that name, 0: none */
-	__u32 any_id;		/* lowest type of any kind */
-};
-
-struct b2b_name_slot {
-	__u32 want;		/* index into want[] + 1, 0: empty */
-	__u32 hash;		/* of its name: most probes skip want[] */
-};
-
-struct b2b_name_index {
-	struct b2b_name_want *want;
-	size_t nr, cap;
-	struct b2b_name_slot *slots;	/* open addressing, linear probing */
-	size_t mask;
-	__u64 filter[64];	/* bit first byte % 64 of word length % 64 */
-	struct b2b_arena arena;	/* the names */
-};
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
 struct b2b_tag_index {
@@ -77,24 +48,6 @@ struct b2b_kfuncs {
 	 * (load.c share_names()), else a set8 entry's or a copy here */
 	struct b2b_arena strs;
 };
-
-/* Room for nr names without growing (idx zeroed before the first call). */
-int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
-/* Register a name to look up (idx zeroed before the first call); borrow:
- * name outlives idx (a set8 entry's), no copy is made. Returns the name's
- * number (> 0, for b2b_name_index_found()), 0 for a name never found (empty),
- * or -ENOMEM. */
-int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
-/* Record, for every registered name, its lowest FUNC and lowest type of btf. */
-void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
-void b2b_name_index_free(struct b2b_name_index *idx);
-/* The lowest FUNC (kind BTF_KIND_FUNC) or type of any kind (kind < 0) named
- * name, 0 if none. A name never registered is never found. */
-__u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind);
-/* The number b2b_name_index_want() gave name[0, len) (len > 0), 0 if never registered. */
-int b2b_name_index_number(const struct b2b_name_index *idx, const char *name, size_t len);
-/* The same by the number b2b_name_index_want() gave: no hash, no probe. */
-__u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind);
 
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf);
 void b2b_tag_index_free(struct b2b_tag_index *idx);
