@@ -262,8 +262,8 @@ BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size
 /* Write the distilled base as a raw BTF file. */
 BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
-/* The (possibly transformed) BTF. After a transform it is parsed on first
- * use: NULL (errno set, error logged) if that fails for lack of memory. */
+/* The BTF: as read, or after a transform its result; the base: as read,
+ * or the distilled base the transform made. Owned by b. */
 BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
 BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
 BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);

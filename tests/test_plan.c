@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builder.h"
+#include "btf_check.h"
 #include "handle.h"
 #include "helpers.h"
 #include "internal.h"
@@ -192,10 +193,19 @@ static void fault_loop(const char *obj, unsigned int features)
 	free(want.raw);
 }
 
+/* p lies in btf's own strings */
+static bool in_strings(const struct btf *btf, const char *p)
+{
+	const char *s = btf__name_by_offset(btf, 0);
+
+	return p >= s && p < s + b2b_btf_str_end(btf);
+}
+
 /*
  * The transform leaves one BTF in the handle, parsed, whatever passes made
- * it (default features: the merge; all: dedup and sort over it): the
- * accessor returns it, the BTF read is kept only for the names, and a raw
+ * it (default features: the edit's layout; all: dedup and sort over it):
+ * the accessor returns it, the names the handle shared with the BTF read
+ * moved to it (the public tables made before the transform too), and a raw
  * write gives the bytes raw_btf() returns.
  */
 static void one_result(const char *obj, unsigned int features)
@@ -203,14 +213,31 @@ static void one_result(const char *obj, unsigned int features)
 	BTF2BTF_OPTS(o, .features = features);
 	const char *out = th_path(features ? "w-features.btf" : "w.btf");
 	struct btf2btf *b = th_open(obj, &o);
+	const struct btf2btf_kfunc *k = btf2btf__kfunc(b, 0);
+	const struct btf2btf_set8_entry *e = btf2btf__set8_entry(b, 0);
+	const struct btf *read = b->btf;
+	char *kname, *ename;
 
+	assert_non_null(k);
+	assert_non_null(e);
+	kname = strdup(k->name);
+	ename = strdup(e->name);
+	assert_true(in_strings(read, k->name));
 	assert_int_equal(btf2btf__transform(b), 0);
 	assert_true(btf2btf__changed(b));
-	assert_non_null(b->btf_read);
-	assert_ptr_not_equal(b->btf, b->btf_read);
+	assert_ptr_not_equal(b->btf, read);
 	assert_ptr_equal(btf2btf__btf(b), b->btf);
+	for (size_t i = 0; i < b->kfuncs.nr; i++)
+		assert_true(in_strings(b->btf, b->kfuncs.items[i].name));
+	k = btf2btf__kfunc(b, 0);
+	assert_true(in_strings(b->btf, k->name));
+	assert_string_equal(k->name, kname);
+	assert_true(in_strings(b->btf, e->name));
+	assert_string_equal(e->name, ename);
 	assert_int_equal(btf2btf__write_raw(b, out), 0);
 	th_assert_raw_written(b, out, NULL);
+	free(kname);
+	free(ename);
 	btf2btf__close(b);
 }
 

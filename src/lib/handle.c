@@ -20,12 +20,9 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->set8_view);
 	free(b->kfunc_view);
 	btf__free(b->btf);
-	btf__free(b->btf_read);
 	/* a base the caller lent (opts.base_btf) stays theirs */
 	if (b->base != b->lent_base)
 		btf__free(b->base);
-	if (b->full_base != b->lent_base)
-		btf__free(b->full_base);
 	b2b_elf_close(b->elf);
 	free(b->path);
 	free(b->btf_path);
@@ -37,14 +34,14 @@ bool btf2btf__changed(const struct btf2btf *b)
 	return b->changed;
 }
 
-/* Raw bytes of btf in the byte order of the BTF read (libbpf keeps them
- * until btf is changed or freed). */
+/* Raw bytes of btf in the byte order of the BTF read, b->btf's (libbpf
+ * keeps them until btf is changed or freed). */
 static int raw_of(struct btf2btf *b, struct btf *btf, const void **data, size_t *size)
 {
 	__u32 sz = 0;
 	const void *raw;
 
-	if (btf__set_endianness(btf, btf__endianness(b->btf_read ? b->btf_read : b->btf)))
+	if (btf__set_endianness(btf, btf__endianness(b->btf)))
 		return -EINVAL;
 	raw = btf__raw_data(btf, &sz);
 	if (!raw)
@@ -61,7 +58,7 @@ int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	if (!b->full_base)
+	if (!b->distilled)
 		return -ENOENT;
 	return raw_of(b, b->base, data, size);
 }

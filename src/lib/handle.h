@@ -25,11 +25,10 @@ struct btf2btf {
 	/* the current BTF: as read, then the transform's result (one BTF,
 	 * every post-pass applied), split on base */
 	struct btf *btf;
-	struct btf *btf_read;		/* the BTF as read once replaced: names point into it */
 	struct btf *base;		/* base of btf: as read, or the distilled one */
-	struct btf *full_base;		/* the base read, once replaced by the distilled one */
 	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
-	bool distill;
+	bool distill;			/* asked for */
+	bool distilled;			/* base is the distilled base the transform made */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
 	struct b2b_btf_ids ids;

@@ -195,10 +195,9 @@ static const char *entry_func_name(void *ctx, size_t i)
 }
 
 /*
- * The set8 entries' and the kfuncs' names: the FUNCs' own in b->btf, which
- * the handle keeps (b->btf_read) when the result replaces it, instead of a
- * copy of each. Not with
- * a base: its name index keeps pointers to the entries' names.
+ * The set8 entries' and the kfuncs' names: the FUNCs' own in b->btf instead
+ * of a copy of each (the transform moves them to its result's). Not with a
+ * base: its name index keeps pointers to the entries' names.
  */
 static int share_names(struct btf2btf *b)
 {

@@ -384,6 +384,55 @@ static void finish(struct tx *tx)
 	free(tx->new_impl);
 }
 
+/* The name of FUNC id in btf, NULL if id is no named FUNC. */
+static const char *func_name(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = id && id < btf__type_cnt(btf) ? btf__type_by_id(btf, id) : NULL;
+	const char *name = t && btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	return name && *name ? name : NULL;
+}
+
+static __u32 mapped(const __u32 *map, __u32 nr, __u32 id)
+{
+	return map && id < nr ? map[id] : id;
+}
+
+/*
+ * Without a base, the kfuncs' and set8 entries' names are their FUNCs' in
+ * the BTF read (load.c share_names()), which the result replaces: each
+ * moves to the same FUNC's name in the result. Every one has it (a FUNC
+ * keeps its name through the edit and the passes, whatever its id):
+ * checked here, before anything is committed. move: do it.
+ */
+static bool move_names(struct btf2btf *b, const struct btf *result, const __u32 *map, __u32 nr,
+		       bool move)
+{
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct b2b_kfunc *k = &b->kfuncs.items[i];
+		const char *name = func_name(result, mapped(map, nr, k->btf_id));
+
+		if (!name)
+			return false;
+		if (move)
+			k->name = name;
+	}
+	for (size_t i = 0; i < b->ids.nr_entries; i++) {
+		struct b2b_set8_entry *ent = &b->ids.entries[i];
+		const char *name = func_name(result, mapped(map, nr, b->kfuncs.entry_func[i]));
+
+		if (!ent->name || !b->kfuncs.entry_func[i])
+			continue;	/* no FUNC: the entry's own copy */
+		if (!name)
+			return false;
+		if (move)
+			ent->name = name;
+		if (move && b->set8_view)
+			b->set8_view[i].name = name;
+	}
+	return true;
+}
+
 /* Nothing here can fail: the transform's result becomes the handle's.
  * result: the transformed BTF with every post-pass applied (NULL: the BTF
  * read is the result). scratch: room for the kfunc table's indexes when
@@ -405,20 +454,24 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 		}
 	}
 	b->stats = tx->stats;
+	if (post->btf.map)
+		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
 	if (result) {
-		b->btf_read = b->btf;	/* set8 entries' and kfuncs' names are in it */
+		if (!b->base)
+			move_names(b, result, NULL, 0, true);	/* the ids are the result's now */
+		btf__free(b->btf);
 		b->btf = result;
 	}
 	if (post->new_base) {
-		b->full_base = b->base;
+		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
+			btf__free(b->base);
 		b->base = post->new_base;
+		b->distilled = true;
 		post->new_base = NULL;
 	}
-	if (post->btf.map)
-		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
-	b2b_kfunc_view_sync(b);	/* states and ids, when the public table was made already */
+	b2b_kfunc_view_sync(b);	/* states, ids and names, when the public table was made already */
 	b->transformed = true;
-	b->changed = changed || post->changed || b->full_base;
+	b->changed = changed || post->changed || b->distilled;
 }
 
 int btf2btf__transform(struct btf2btf *b)
@@ -478,6 +531,9 @@ int btf2btf__transform(struct btf2btf *b)
 			err = b2b_errno(&b->log, errno ? -errno : -EINVAL,
 					"transformed BTF: cannot parse: %s",
 					strerror(errno ? errno : EINVAL));
+		else if (!b->base && !move_names(b, result, post.btf.map, post.btf.nr_map, false))
+			err = b2b_errno(&b->log, -EINVAL,
+					"transformed BTF: a kfunc's FUNC lost its name");
 	}
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */

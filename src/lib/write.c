@@ -162,13 +162,13 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 	};
 	int err;
 
-	if (b->full_base) {
+	if (b->distilled) {
 		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
 		if (err)
 			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
 					 strerror(-err));
 	}
-	return b2b_elf_write_edited(b->elf, edits, b->full_base ? 2 : 1, fd, image, image_size,
+	return b2b_elf_write_edited(b->elf, edits, b->distilled ? 2 : 1, fd, image, image_size,
 				    &b->log);
 }
 
@@ -180,7 +180,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 	char *base_path;
 	int err;
 
-	if (!b->full_base)
+	if (!b->distilled)
 		return write_one(b, path, 0644, fill_raw);
 	base_path = malloc(len + sizeof(".base"));
 	if (!base_path)
