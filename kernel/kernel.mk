@@ -7,7 +7,9 @@
 #                               the guest, boot it in QEMU and run the guest tests
 #                               (non-zero exit unless all pass); for 7.3 also the
 #                               build-time differential against stock resolve_btfids
-#                               and the check that a btf2btf failure stops the build
+#                               and the check that a btf2btf failure stops the build;
+#                               for both, the pahole adapter's pass-through on their
+#                               objects (PAHOLE_ADAPTER, default build/pahole)
 #   make kernel-test KERNEL=7.3 only the 7.3 proof (KERNEL=6.12: only 6.12)
 #   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
@@ -34,8 +36,10 @@ KERNEL_JOBS	?= $(shell nproc)
 KTEST_6.12	:= kernel/scripts/ktest.sh
 KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
 KTEST_7.2	:= kernel/scripts/ktest-7.2.sh
-# the Kbuild adapter the 7.2 proof builds with (make PAHOLE=...)
+# the Kbuild adapter the 7.2 proof builds with (make PAHOLE=...), and whose
+# pass-through the 6.12 and 7.3 proofs check on their objects
 PAHOLE_ADAPTER	?= $(BUILD)/pahole
+KTEST_ADAPTER	= PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER))
 # The btf2btf the kernel builds run: the tree's (built first) unless
 # BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
 # looked up in PATH.
@@ -45,14 +49,14 @@ BTF2BTF		?= $(BTF2BTF_BIN)
 KTEST_DIFF_WORK	= $(abspath $(BUILD))/differential
 KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
 KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
-KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS) \
+KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS) \
 		  DIFF_WORK=$(KTEST_DIFF_WORK)
-KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) KCACHE=$(KERNEL_CACHE_7.3) \
+KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) KCACHE=$(KERNEL_CACHE_7.3) \
 		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) DIFF_WORK=$(KTEST_DIFF_WORK)
-KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER)) \
+KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) \
 		  KCACHE=$(KERNEL_CACHE_7.2) KFETCH=$(KERNEL_CACHE_7.2)/fetch JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) \
 		  DIFF_WORK=$(KTEST_DIFF_WORK)
-KTEST_ADAPTER_DEP = $(if $(filter 7.2,$(KERNEL)),$(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER)))
+KTEST_ADAPTER_DEP = $(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
 

@@ -6,9 +6,10 @@
 # bzImage and bpf_testmod.ko with btf2btf, build the guest (static /init
 # loader + BPF programs), pack an initramfs and boot it in QEMU (TCG).
 #
-#   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|build-failures|negative|reloc|check-patches]
+#   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|build-failures|negative|reloc|adapter|check-patches]
 #
 # Environment: BTF2BTF (path of the btf2btf binary, default build/btf2btf),
+# PAHOLE_ADAPTER (the pahole adapter the adapter step checks, default build/pahole),
 # KCACHE (default /var/cache/btf2btf/kernel-6.12), JOBS (default nproc), QEMU_TIMEOUT (s).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -32,6 +33,7 @@ GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}" 2>/dev/null || echo "${BTF2BTF:-build/btf2btf}")
+ADAPTER=$(realpath "${PAHOLE_ADAPTER:-build/pahole}" 2>/dev/null || echo "${PAHOLE_ADAPTER:-build/pahole}")
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 TESTMOD=$SRC/tools/testing/selftests/bpf/bpf_testmod
 
@@ -382,6 +384,44 @@ step_reloc() {
 	boot_guest reloc "$REL/bzImage" "$REL/initrd.gz" "btf2btf.reloc=1"
 }
 
+# The pahole adapter (README.md, "Kernels 7.0-7.2 with pahole older than
+# 1.26") is harmless on 6.12: with it as PAHOLE, stock 6.12's own pahole
+# calls (link-vmlinux.sh: -J in place on .tmp_vmlinux1; Makefile.modfinal:
+# -J in place with --btf_base vmlinux on the module) must leave byte-identical
+# objects. The flags are 6.12's for pahole 1.24 (scripts/Makefile.btf)
+# without -j, whose output is not reproducible.
+step_adapter() {
+	step_kernel
+	[ -x "$ADAPTER" ] || die "pahole adapter not found at $ADAPTER (run make at the top first)"
+	local d=$KCACHE/adapter v what p
+	rm -rf "$d"
+	mkdir -p "$d/pahole" "$d/adapter"
+	relink_testmod "$d/pahole/bpf_testmod.ko"
+	cp "$d/pahole/bpf_testmod.ko" "$d/adapter/"
+	# .tmp_vmlinux1 as the link left it, before gen_btf added .BTF in place
+	objcopy --remove-section=.BTF "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
+	for v in pahole adapter; do
+		cp "$d/vmlinux.tmp" "$d/$v/vmlinux.tmp"
+		p=$ADAPTER
+		[ $v = adapter ] || p=$(command -v pahole)
+		(cd "$d/$v" && export LLVM_OBJCOPY=objcopy VERSION=6 PATCHLEVEL=12 &&
+		 "$p" -J --btf_gen_floats vmlinux.tmp &&
+		 "$p" -J --btf_gen_floats --btf_base "$OBJ/vmlinux" bpf_testmod.ko) > "$d/$v.log" 2>&1 ||
+			{ cat "$d/$v.log"; die "adapter: $p -J failed on 6.12's objects"; }
+	done
+	rm "$d/vmlinux.tmp"
+	for what in vmlinux.tmp bpf_testmod.ko; do
+		readelf -S "$d/pahole/$what" | grep -q ' \.BTF ' || die "adapter: pahole wrote no .BTF into $what"
+		cmp -s "$d/pahole/$what" "$d/adapter/$what" ||
+			die "adapter: 6.12's $what after pahole -J through the adapter differs from plain pahole's ($(cmp "$d/pahole/$what" "$d/adapter/$what" | head -1))"
+	done
+	echo "PASS adapter_harmless_6.12_vmlinux: stock 6.12's pahole call on .tmp_vmlinux1 (-J in place) through the adapter:" \
+		"byte-identical object ($(stat -c %s "$d/pahole/vmlinux.tmp") bytes)"
+	echo "PASS adapter_harmless_6.12_bpf_testmod: stock 6.12's pahole call on bpf_testmod.ko (-J --btf_base vmlinux) through the adapter:" \
+		"byte-identical object ($(stat -c %s "$d/pahole/bpf_testmod.ko") bytes)"
+	rm -rf "$d"
+}
+
 step_check_patches() {
 	check_package
 	local d=$KCACHE/am
@@ -417,13 +457,15 @@ boot) step_boot ;;
 build-failures) step_build_failures ;;
 negative) step_negative ;;
 reloc) step_reloc ;;
+adapter) step_adapter ;;
 all)
 	t0=$SECONDS
 	step_boot
 	step_build_failures
 	step_negative
 	step_reloc
-	say "kernel-test: all guest tests, build-failure checks, the negative control and module BTF relocation passed ($((SECONDS - t0)) s)"
+	step_adapter
+	say "kernel-test: all guest tests, build-failure checks, the negative control, module BTF relocation and the adapter check passed ($((SECONDS - t0)) s)"
 	;;
 check-patches) step_check_patches ;;
 *) die "unknown step $1" ;;

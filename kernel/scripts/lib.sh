@@ -131,12 +131,15 @@ step_config() {
 # bpf_testmod.ko as it is before its BTF step (modfinal's ld_ko_o): the
 # built one has resolved .BTF_ids whose set8 pairs are sorted by id.
 relink_testmod() {
-	local out=$1 cmd
-	cmd=$(sed -n 's/^savedcmd_bpf_testmod.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
+	local out=$1 cmd target dir=$TESTMOD
+	target=$(sed -n 's/^savedcmd_\(.*bpf_testmod\.ko\) := .*/\1/p' "$TESTMOD/.bpf_testmod.ko.cmd")
+	cmd=$(sed -n 's/^savedcmd_.*bpf_testmod\.ko := //p' "$TESTMOD/.bpf_testmod.ko.cmd")
 	[ -n "$cmd" ] || die "no link command in $TESTMOD/.bpf_testmod.ko.cmd"
 	cmd=${cmd%%;*}
-	# kbuild runs it in the module's directory (M=)
-	(cd "$TESTMOD" && eval "${cmd/ -o bpf_testmod.ko / -o $out }") ||
+	# 7.x's kbuild runs it in the module's directory (M=); 6.12's in the
+	# object tree, with absolute paths
+	[ "${target#/}" = "$target" ] || dir=$OBJ
+	(cd "$dir" && eval "${cmd/ -o $target / -o $out }") ||
 		die "relinking bpf_testmod.ko failed: $cmd"
 }
 
