@@ -10,10 +10,11 @@
 # with a static loader that honours their test annotations, boot in QEMU (TCG).
 #
 #   kernel/scripts/ktest-7.3.sh [all|source|config|kernel|guest|boot|
-#                               differential|failstop|check-patches]
+#                               differential|failstop|adapter|check-patches]
 #
-# all = boot + differential + failstop. Environment: BTF2BTF (path of the
-# btf2btf binary, default build/btf2btf), KCACHE (default /var/cache/btf2btf/kernel-7.3),
+# all = boot + differential + failstop + adapter. Environment: BTF2BTF (path of the
+# btf2btf binary, default build/btf2btf), PAHOLE_ADAPTER (the pahole adapter
+# the adapter step checks, default build/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
 # JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -40,6 +41,7 @@ GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}" 2>/dev/null || echo "${BTF2BTF:-build/btf2btf}")
+ADAPTER=$(realpath "${PAHOLE_ADAPTER:-build/pahole}" 2>/dev/null || echo "${PAHOLE_ADAPTER:-build/pahole}")
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
 CLANG=${CLANG:-clang-19}
 SELFTESTS=tools/testing/selftests/bpf
@@ -284,6 +286,63 @@ step_differential() {
 	say "differential: 0 semantic differences"
 }
 
+# same_btf NAME A B [BASE_A BASE_B]: a PASS line when the BTF files A and B
+# (split BTF on their bases) are semantically identical (btfcanon), else die
+same_btf() {
+	local name=$1 a=$2 b=$3 base_a=${4:-} base_b=${5:-} n bytes
+	"$BTFCANON" ${base_a:+-b "$base_a"} "$a" > "$a.canon" || die "btfcanon $a failed"
+	"$BTFCANON" ${base_b:+-b "$base_b"} "$b" > "$b.canon" || die "btfcanon $b failed"
+	diff "$a.canon" "$b.canon" | grep '^[<>]' > "$b.diff" || true
+	n=$(wc -l < "$b.diff")
+	bytes="bytes differ ($(stat -c %s "$a") vs $(stat -c %s "$b"))"
+	! cmp -s "$a" "$b" || bytes=byte-identical
+	if [ "$n" != 0 ]; then
+		sed -n 's/^/    /; 1,20p' "$b.diff"
+		die "$name: $n semantic differences between $a and $b (PAHOLE=<adapter>: >)"
+	fi
+	echo "PASS $name: PAHOLE=<adapter> vs PAHOLE=pahole, $(wc -l < "$a.canon") types, 0 semantic differences, $bytes"
+}
+
+# The pahole adapter (README.md, "Kernels 7.0-7.2 with pahole older than
+# 1.26") is harmless on 7.3: stock 7.3's gen-btf.sh and resolve_btfids with
+# PAHOLE=<adapter>, in the environment Kbuild gives it (VERSION and
+# PATCHLEVEL exported), must give the BTF and .BTF_ids that PAHOLE=pahole
+# gives on the same .tmp_vmlinux1 and bpf_testmod.ko: the differential's
+# stock run, done again here if it is older than the build's objects.
+step_adapter() {
+	step_kernel
+	[ -x "$ADAPTER" ] || die "pahole adapter not found at $ADAPTER (run make at the top first)"
+	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
+	local d=$KCACHE/adapter s=$KCACHE/differential/stock what a b
+	[ "$s/vmlinux.BTF" -nt "$OBJ/.tmp_vmlinux1" ] && [ "$s/mod.BTF" -nt "$TESTMOD/bpf_testmod.ko" ] ||
+		step_differential
+	rm -rf "$d"
+	mkdir -p "$d"
+	cp "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
+	relink_testmod "$d/bpf_testmod.ko"
+	say "adapter: stock gen-btf.sh + resolve_btfids with PAHOLE=$ADAPTER (VERSION=7 PATCHLEVEL=3)"
+	(cd "$d" &&
+	 genbtf_env PAHOLE="$ADAPTER" VERSION=7 PATCHLEVEL=3 RESOLVE_BTFIDS_FLAGS= \
+		sh "$PRISTINE/scripts/gen-btf.sh" vmlinux.tmp &&
+	 genbtf_env PAHOLE="$ADAPTER" VERSION=7 PATCHLEVEL=3 RESOLVE_BTFIDS_FLAGS=--distill_base \
+		sh "$PRISTINE/scripts/gen-btf.sh" --btf_base "$OBJ/vmlinux" bpf_testmod.ko) > "$d/gen-btf.log" 2>&1 ||
+		{ cat "$d/gen-btf.log"; die "stock gen-btf.sh with PAHOLE=$ADAPTER failed"; }
+	objcopy --dump-section .BTF="$d/vmlinux.BTF" "$d/vmlinux.tmp.btf.o" "$d/scratch.o"
+	objcopy --dump-section .BTF="$d/mod.BTF" --dump-section .BTF.base="$d/mod.BTF.base" \
+		--dump-section .BTF_ids="$d/mod.BTF_ids" "$d/bpf_testmod.ko" "$d/scratch.o"
+	say "adapter: compared with the differential's stock run (PAHOLE=pahole, $s)"
+	same_btf adapter_harmless_7.3_vmlinux_BTF "$s/vmlinux.BTF" "$d/vmlinux.BTF"
+	same_btf adapter_harmless_7.3_bpf_testmod_BTF_base "$s/mod.BTF.base" "$d/mod.BTF.base"
+	same_btf adapter_harmless_7.3_bpf_testmod_BTF "$s/mod.BTF" "$d/mod.BTF" "$s/mod.BTF.base" "$d/mod.BTF.base"
+	for what in vmlinux bpf_testmod; do
+		a=$s/vmlinux.BTF_ids b=$d/vmlinux.tmp.BTF_ids
+		[ $what = vmlinux ] || { a=$s/mod.BTF_ids; b=$d/mod.BTF_ids; }
+		cmp -s "$a" "$b" || die "adapter: $what .BTF_ids differ with PAHOLE=<adapter> ($a, $b)"
+		echo "PASS adapter_harmless_7.3_${what}_BTF_ids: PAHOLE=<adapter> vs PAHOLE=pahole, byte-identical ($(stat -c %s "$a") bytes)"
+	done
+	rm -rf "$d"
+}
+
 # A btf2btf failure must stop the build: the patched gen-btf.sh with
 # BTF2BTF=false must fail and leave nothing to link or embed.
 step_failstop() {
@@ -372,6 +431,7 @@ guest) step_guest ;;
 boot) step_boot ;;
 differential) step_differential ;;
 failstop) step_failstop ;;
+adapter) step_adapter ;;
 seed010) step_seed010 ;;
 check-patches) step_check_patches ;;
 keys)	# the stamp keys of the current inputs, for debugging the cache
@@ -386,7 +446,8 @@ all)
 	step_boot
 	step_differential
 	step_failstop
-	say "kernel-test 7.3: guest tests, differential and failstop passed ($((SECONDS - t0)) s)"
+	step_adapter
+	say "kernel-test 7.3: guest tests, differential, failstop and the adapter check passed ($((SECONDS - t0)) s)"
 	;;
 *) die "unknown step $1" ;;
 esac
