@@ -314,8 +314,9 @@ step_adapter() {
 	[ -x "$ADAPTER" ] || die "pahole adapter not found at $ADAPTER (run make at the top first)"
 	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
 	local d=$KCACHE/adapter s=$KCACHE/differential/stock what a b
-	[ "$s/vmlinux.BTF" -nt "$OBJ/.tmp_vmlinux1" ] && [ "$s/mod.BTF" -nt "$TESTMOD/bpf_testmod.ko" ] ||
+	if ! [ "$s/vmlinux.BTF" -nt "$OBJ/.tmp_vmlinux1" ] || ! [ "$s/mod.BTF" -nt "$TESTMOD/bpf_testmod.ko" ]; then
 		step_differential
+	fi
 	rm -rf "$d"
 	mkdir -p "$d"
 	cp "$OBJ/.tmp_vmlinux1" "$d/vmlinux.tmp"
