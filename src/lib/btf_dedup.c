@@ -31,12 +31,27 @@ static bool hash_matched_kind(__u16 kind)
 	}
 }
 
-/* Base types by a key that equal types share: buckets of (key, id). */
+/*
+ * The base types an own type can equal, by base_key(). The keys known before
+ * the matching (of the own types that refer to base types only) are wanted:
+ * the base is scanned once for them and the few types that have one are
+ * kept, sorted. A key learnt later (a candidate referring to a new type
+ * found equal to a base type) has every base type indexed, once.
+ */
 struct base_index {
+	__u32 *want;		/* wanted keys, open addressing: key, 0 empty */
+	__u32 want_mask;	/* slots - 1 (a power of two) */
+	bool want_zero;		/* key 0 is wanted */
+	__u64 *pair_bits;	/* a filter on the first words (pair_hash()) */
+	__u64 *found;		/* key << 32 | id: base types with a wanted key, sorted */
+	__u32 nr_found;
+	/* every base type, by bucket of key (built on demand) */
 	__u32 shift;		/* bucket of a key: key >> shift */
 	__u32 *start;		/* per bucket, its first entry; one more at the end */
 	__u64 *ent;		/* key << 32 | id, by bucket */
 };
+
+#define PAIR_BITS 16
 
 struct dedup {
 	struct b2b_raw r;
@@ -171,22 +186,136 @@ static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
 	return true;
 }
 
+/* A filter on the first two words after the name (info; size or type id,
+ * through d->map), which equal types share too: most base types fail it,
+ * and are not keyed. */
+static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 v = w[2];
+
+	if (b2b_word_class(btf_kind(t), 2) == B2B_W_REF)
+		v = d->map[v];
+	return (w[1] * 0x9e3779b1u ^ v * 0x85ebca6bu) >> (32 - PAIR_BITS);
+}
+
+static bool pair_wanted(const struct base_index *x, __u32 pair)
+{
+	return x->pair_bits[pair / 64] >> (pair % 64) & 1;
+}
+
+static bool key_wanted(const struct base_index *x, __u32 key)
+{
+	if (!key)
+		return x->want_zero;
+	for (__u32 i = key * 0x9e3779b1u & x->want_mask; x->want[i]; i = (i + 1) & x->want_mask)
+		if (x->want[i] == key)
+			return true;
+	return false;
+}
+
+static void want_key(struct base_index *x, __u32 key)
+{
+	__u32 i = key * 0x9e3779b1u & x->want_mask;
+
+	if (!key) {
+		x->want_zero = true;
+		return;
+	}
+	for (; x->want[i]; i = (i + 1) & x->want_mask)
+		if (x->want[i] == key)
+			return;
+	x->want[i] = key;
+}
+
+static int push_found(struct base_index *x, __u64 e, __u32 *cap)
+{
+	if (x->nr_found == *cap) {
+		__u32 n = *cap ? *cap * 2 : 256;
+		__u64 *p = b2b_realloc(x->found, (size_t)n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		x->found = p;
+		*cap = n;
+	}
+	x->found[x->nr_found++] = e;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A kind b2b_type_words() knows: it has the words pair_hash() reads. */
+static bool known_kind(const struct btf_type *t)
+{
+	return b2b_type_words(t) >= 3;
+}
+
 /*
- * Index the base types of the kinds the own types have, by base_key():
- * counted into buckets, then placed, so that no base type is hashed by its
- * names nor compared with another while the index is built. Two equal base
- * types are only looked for when an own type equals one of them
+ * The keys wanted: those of the own types whose type ids are all base ids
+ * (the own old types, and the candidates referring to base types only;
+ * d->map is the identity still). The base is scanned once for them. Two
+ * equal base types are only looked for when an own type equals one of them
  * (base_lookup()): btf__dedup() leaves a base as it is, so equal base types
  * no own type equals change nothing in its result.
  */
+static int scan_base(struct dedup *d)
+{
+	struct base_index *x = &d->base;
+	__u32 start = d->r.start_id, nr = 0, slots = 16, cap = 0;
+	int err = 0;
+
+	if (start <= 1)
+		return 0;
+	for (__u32 id = start; id < d->cnt; id++)
+		nr += refs_in_base(d, b2b_raw_type(&d->r, id));
+	if (!nr)
+		return 0;
+	while (slots < 2 * nr)
+		slots <<= 1;
+	x->want = b2b_calloc(slots, sizeof(*x->want));
+	x->pair_bits = b2b_calloc((1U << PAIR_BITS) / 64, sizeof(*x->pair_bits));
+	if (!x->want || !x->pair_bits)
+		return -ENOMEM;
+	x->want_mask = slots - 1;
+	for (__u32 id = start; id < d->cnt; id++) {
+		const struct btf_type *t = b2b_raw_type(&d->r, id);
+		__u32 pair;
+
+		if (!refs_in_base(d, t))
+			continue;
+		pair = pair_hash(d, t);
+		x->pair_bits[pair / 64] |= 1ULL << (pair % 64);
+		want_key(x, base_key(d, t));
+	}
+	for (__u32 id = 1; id < start && !err; id++) {
+		const struct btf_type *t = type_of(d, id);
+		__u32 key;
+
+		if (!known_kind(t) || !pair_wanted(x, pair_hash(d, t)))
+			continue;
+		key = base_key(d, t);
+		if (key_wanted(x, key))
+			err = push_found(x, (__u64)key << 32 | id, &cap);
+	}
+	if (!err)
+		qsort(x->found, x->nr_found, sizeof(*x->found), cmp_u64);
+	return err;
+}
+
+/* Every base type of the kinds the own types have, counted into buckets of
+ * its key, then placed. */
 static int index_base(struct dedup *d)
 {
 	struct base_index *x = &d->base;
 	__u32 start = d->r.start_id, nr = 0, nr_buckets = 1, bits = 0, sum = 0;
 	__u64 *tmp;
 
-	if (start <= 1)
-		return 0;
 	tmp = b2b_malloc((size_t)start * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
@@ -225,29 +354,65 @@ static int index_base(struct dedup *d)
 	return 0;
 }
 
-/*
- * The base type equal to t (key: its base_key()), else 0; -1 when two are:
- * which one btf__dedup() would pick is its hash table's business.
- */
-static long base_lookup(const struct dedup *d, const struct btf_type *t, __u32 key)
+/* Entries [*lo, *hi) of the base types with this key. */
+static void base_range(struct dedup *d, __u32 key, const __u64 **lo, const __u64 **hi)
 {
-	const struct base_index *x = &d->base;
-	__u32 b;
-	long found = 0;
+	struct base_index *x = &d->base;
 
-	if (!x->start)
-		return 0;
-	b = bucket_of(x, key);
-	for (__u32 e = x->start[b]; e < x->start[b + 1]; e++) {
-		__u32 id = (__u32)x->ent[e];
+	if (x->start) {
+		__u32 b = bucket_of(x, key);
 
-		if ((__u32)(x->ent[e] >> 32) != key || !equal_types(d, t, type_of(d, id)))
-			continue;
-		if (found)
-			return -1;
-		found = id;
+		*lo = x->ent + x->start[b];
+		*hi = x->ent + x->start[b + 1];
+		return;
 	}
-	return found;
+	/* the first entry of the key in the sorted found ones */
+	*lo = x->found;
+	*hi = x->found + x->nr_found;
+	while (*lo < *hi) {
+		const __u64 *mid = *lo + (*hi - *lo) / 2;
+
+		if ((__u32)(*mid >> 32) < key)
+			*lo = mid + 1;
+		else
+			*hi = mid;
+	}
+	*hi = x->found + x->nr_found;
+}
+
+/*
+ * *found: the base type equal to t, else 0. 1 when two are (which one
+ * btf__dedup() would pick is its hash table's business), < 0 error.
+ */
+static int base_lookup(struct dedup *d, const struct btf_type *t, __u32 *found)
+{
+	struct base_index *x = &d->base;
+	__u32 key = base_key(d, t);
+	const __u64 *e, *end;
+	int err;
+
+	*found = 0;
+	if (!x->start && !(x->want && pair_wanted(x, pair_hash(d, t)) && key_wanted(x, key))) {
+		err = index_base(d);
+		if (err)
+			return err;
+	}
+	base_range(d, key, &e, &end);
+	for (; e < end; e++) {
+		__u32 id = (__u32)*e;
+
+		if ((__u32)(*e >> 32) != key) {
+			if (!x->start)
+				break;	/* sorted: past the key */
+			continue;
+		}
+		if (!equal_types(d, t, type_of(d, id)))
+			continue;
+		if (*found)
+			return 1;
+		*found = id;
+	}
+	return 0;
 }
 
 /* A hash's first slot: the table is sized for its load, not to a power
@@ -258,26 +423,27 @@ static __u32 home_slot(const struct dedup *d, __u32 h)
 }
 
 /*
- * The type equal to own type id: a base type, or an own type in the table
- * (else id goes into it). 0: none, -1: two base types are.
+ * *other: the type equal to own type id, a base type or an own type in the
+ * table, else 0 (and id goes into the table). 1: two base types are equal
+ * to it; < 0 error.
  */
-static long lookup_or_add(struct dedup *d, __u32 id)
+static int lookup_or_add(struct dedup *d, __u32 id, __u32 *other)
 {
 	const struct btf_type *t = type_of(d, id);
 	__u32 i;
 
-	if (refs_in_base(d, t)) {
-		long other = base_lookup(d, t, base_key(d, t));
+	if (d->r.start_id > 1 && refs_in_base(d, t)) {
+		int err = base_lookup(d, t, other);
 
-		if (other)
-			return other;
+		if (err || *other)
+			return err;
 	}
 	for (i = home_slot(d, hash_type(d, t)); d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
-		__u32 other = d->slots[i] - 1;
-
-		if (equal_types(d, t, type_of(d, other)))
-			return other;
+		*other = d->slots[i] - 1;
+		if (equal_types(d, t, type_of(d, *other)))
+			return 0;
 	}
+	*other = 0;
 	d->slots[i] = id + 1;
 	return 0;
 }
@@ -286,9 +452,16 @@ static long lookup_or_add(struct dedup *d, __u32 id)
  * type (the input is not deduplicated). */
 static int add_old_types(struct dedup *d)
 {
-	for (__u32 id = d->r.start_id; id < d->first_new; id++)
-		if (d->state[id] == CLEAN && lookup_or_add(d, id))
-			return 1;
+	for (__u32 id = d->r.start_id; id < d->first_new; id++) {
+		__u32 other;
+		int err;
+
+		if (d->state[id] != CLEAN)
+			continue;
+		err = lookup_or_add(d, id, &other);
+		if (err || other)
+			return err ? err : 1;
+	}
 	return 0;
 }
 
@@ -311,7 +484,8 @@ static int resolve(struct dedup *d, __u32 id)
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t);
 	__u16 kind = btf_kind(t);
-	long other;
+	__u32 other;
+	int err;
 
 	if (d->state[id] == DONE)
 		return 0;
@@ -328,12 +502,11 @@ static int resolve(struct dedup *d, __u32 id)
 		}
 	}
 	d->state[id] = DONE;
-	other = lookup_or_add(d, id);
-	if (!other)
-		return 0;
-	/* two base types equal to it, or an old type became equal to another
-	 * (merging it moves ids) */
-	if (other < 0 || id < d->first_new)
+	err = lookup_or_add(d, id, &other);
+	if (err || !other)
+		return err;
+	/* an old type became equal to another: merging it moves ids */
+	if (id < d->first_new)
 		return 1;
 	d->map[id] = other;
 	return 0;
@@ -344,6 +517,9 @@ static void dedup_free(struct dedup *d)
 	free(d->map);
 	free(d->state);
 	free(d->slots);
+	free(d->base.want);
+	free(d->base.pair_bits);
+	free(d->base.found);
 	free(d->base.start);
 	free(d->base.ent);
 	b2b_raw_free(&d->r);
@@ -394,11 +570,11 @@ static int dedup_match(struct dedup *d, bool *changed)
 	d->slots = b2b_calloc(need, sizeof(*d->slots));
 	if (!d->slots)
 		return -ENOMEM;
-	err = index_base(d);
+	err = scan_base(d);
+	if (!err)
+		err = add_old_types(d);
 	if (err)
 		return err;
-	if (add_old_types(d))
-		return 1;
 	*changed = false;
 	for (__u32 id = start; id < d->cnt; id++) {
 		if (d->state[id] == CAND) {
