@@ -560,11 +560,11 @@ static void test_lib_lenient_and_entries(void **state)
 	th_cleanup();
 }
 
-/* Names found in the BTF are that BTF's strings, kept by the handle when the
- * transformed BTF replaces it (btf2btf__btf()); a name not found is a copy.
- * Both stay valid until close (the sanitizer build would see a read of
- * freed memory). */
-static void test_lib_names_outlive_the_btf_read(void **state)
+/* Names found in the BTF are that BTF's strings, moved to the result's when
+ * the transformed BTF replaces it (btf2btf__btf()); a name not found is a
+ * copy. Both stay valid until close, read through the entries (the
+ * sanitizer build would see a read of freed memory). */
+static void test_lib_names_follow_the_result(void **state)
 {
 	const struct lcase *c = &lint_cases[0];	/* set8-no-func: bpf_a, bpf_gone */
 	char *obj = make_obj("names.o", &c->o);
@@ -1904,7 +1904,7 @@ int main(void)
 		cmocka_unit_test(test_cproto_shapes),
 		cmocka_unit_test(test_cproto_matches_btf_dump),
 		cmocka_unit_test(test_lib_lenient_and_entries),
-		cmocka_unit_test(test_lib_names_outlive_the_btf_read),
+		cmocka_unit_test(test_lib_names_follow_the_result),
 		cmocka_unit_test(test_lib_entries_resolved),
 		cmocka_unit_test(test_lib_implicit_arg),
 		cmocka_unit_test(test_lint_rules_covered),
