@@ -270,8 +270,10 @@ BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
 
 /* Kfuncs by id. The table is made on first use and kept up to date by the
- * transform; an entry is valid until b is closed. NULL (errno set) past the
- * end or without memory. */
+ * transform, every field of an entry (its name's address too: read it
+ * through the entry after btf2btf__transform(), do not keep it across);
+ * an entry is valid until b is closed. NULL (errno set) past the end or
+ * without memory. */
 BTF2BTF_API size_t btf2btf__kfunc_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx);
 
@@ -294,7 +296,8 @@ struct btf2btf_set8_entry {
 };
 
 /* Pairs of every set8 attributed to a function, in set order. The entry is
- * valid until b is closed; NULL (errno set) past the end or without memory. */
+ * valid until b is closed (the transform may move its name: read it through
+ * the entry); NULL (errno set) past the end or without memory. */
 BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b,
 								  size_t idx);

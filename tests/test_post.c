@@ -374,7 +374,8 @@ static void test_kfunc_view_before_transform(void **state)
 	for (size_t i = 0; i < n; i++) {
 		before[i] = btf2btf__kfunc(early, i);
 		assert_non_null(before[i]);
-		names[i] = before[i]->name;
+		names[i] = strdup(before[i]->name);	/* the entry's name moves with the BTF */
+		assert_non_null(names[i]);
 		pending += before[i]->planned != before[i]->state;
 	}
 	assert_true(pending > 0);	/* states the transform changes */
@@ -410,6 +411,8 @@ static void test_kfunc_view_before_transform(void **state)
 	}
 	assert_true(moved > 0);	/* the sort moved kfuncs: the view followed */
 	assert_true(implicit > 0);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
 	free(before);
 	free(names);
 	btf2btf__close(early);
