@@ -58,7 +58,9 @@ struct dedup {
 	__u32 first_new, cnt;
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
-	__u32 *slots;		/* own types, open addressing: id + 1, 0 empty */
+	__u64 *old;		/* own old types: hash << 32 | id, sorted */
+	__u32 nr_old;
+	__u32 *slots;		/* candidates matched, open addressing: id + 1, 0 empty */
 	__u32 nr_slots;
 	__u32 kinds;		/* bit per kind of the own types */
 	struct base_index base;
@@ -422,15 +424,31 @@ static __u32 home_slot(const struct dedup *d, __u32 h)
 	return (__u32)(((__u64)(h * 0x9e3779b1u) * d->nr_slots) >> 32);
 }
 
+/* The first of the own old types with hash h (d->nr_old if none). */
+static __u32 old_first(const struct dedup *d, __u32 h)
+{
+	__u32 lo = 0, hi = d->nr_old;
+
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		if ((__u32)(d->old[mid] >> 32) < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * *other: the type equal to own type id, a base type or an own type in the
- * table, else 0 (and id goes into the table). 1: two base types are equal
- * to it; < 0 error.
+ * *other: the type equal to candidate id, a base type, an own old type or
+ * a candidate matched before, else 0 (and id joins the candidates). 1: two
+ * base types are equal to it; < 0 error.
  */
 static int lookup_or_add(struct dedup *d, __u32 id, __u32 *other)
 {
 	const struct btf_type *t = type_of(d, id);
-	__u32 i;
+	__u32 h, i;
 
 	if (d->r.start_id > 1 && refs_in_base(d, t)) {
 		int err = base_lookup(d, t, other);
@@ -438,7 +456,13 @@ static int lookup_or_add(struct dedup *d, __u32 id, __u32 *other)
 		if (err || *other)
 			return err;
 	}
-	for (i = home_slot(d, hash_type(d, t)); d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
+	h = hash_type(d, t);
+	for (i = old_first(d, h); i < d->nr_old && (__u32)(d->old[i] >> 32) == h; i++) {
+		*other = (__u32)d->old[i];
+		if (equal_types(d, t, type_of(d, *other)))
+			return 0;
+	}
+	for (i = home_slot(d, h); d->slots[i]; i = i + 1 < d->nr_slots ? i + 1 : 0) {
 		*other = d->slots[i] - 1;
 		if (equal_types(d, t, type_of(d, *other)))
 			return 0;
@@ -448,21 +472,64 @@ static int lookup_or_add(struct dedup *d, __u32 id, __u32 *other)
 	return 0;
 }
 
-/* The own old types into the table; 1 when one equals another, or a base
- * type (the input is not deduplicated). */
-static int add_old_types(struct dedup *d)
+/* keys[0, n) sorted by their high 32 bits, equal ones in their order:
+ * four stable byte passes through tmp. */
+static void sort_by_hash(__u64 *keys, __u64 *tmp, __u32 n)
 {
-	for (__u32 id = d->r.start_id; id < d->first_new; id++) {
-		__u32 other;
-		int err;
+	for (int shift = 32; shift < 64; shift += 8) {
+		__u32 count[257] = { 0 };
+
+		for (__u32 i = 0; i < n; i++)
+			count[(keys[i] >> shift & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (__u32 i = 0; i < n; i++)
+			tmp[count[keys[i] >> shift & 0xff]++] = keys[i];
+		memcpy(keys, tmp, (size_t)n * sizeof(*keys));
+	}
+}
+
+/*
+ * The own old types by hash, sorted: a radix sort, sequential passes where
+ * putting each into a hash table missed the cache once a type. 1 when one
+ * equals another or a base type (the input is not deduplicated).
+ */
+static int index_old_types(struct dedup *d)
+{
+	__u64 *tmp;
+	__u32 n = 0;
+	int err = 0;
+
+	for (__u32 id = d->r.start_id; id < d->first_new; id++)
+		n += d->state[id] == CLEAN;
+	d->old = b2b_malloc((size_t)n * sizeof(*d->old));
+	tmp = b2b_malloc((size_t)n * sizeof(*tmp));
+	if (!d->old || !tmp) {
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (__u32 id = d->r.start_id; id < d->first_new && !err; id++) {
+		const struct btf_type *t = type_of(d, id);
+		__u32 other = 0;
 
 		if (d->state[id] != CLEAN)
 			continue;
-		err = lookup_or_add(d, id, &other);
-		if (err || other)
-			return err ? err : 1;
+		if (d->r.start_id > 1 && refs_in_base(d, t))
+			err = base_lookup(d, t, &other);
+		if (!err && other)
+			err = 1;
+		d->old[d->nr_old++] = (__u64)hash_type(d, t) << 32 | id;
 	}
-	return 0;
+	if (!err)
+		sort_by_hash(d->old, tmp, d->nr_old);
+	free(tmp);
+	/* equal types have equal hashes: compare within each run of a hash */
+	for (__u32 i = 0; i < d->nr_old && !err; i++)
+		for (__u32 j = i + 1; j < d->nr_old && !err &&
+		     (__u32)(d->old[j] >> 32) == (__u32)(d->old[i] >> 32); j++)
+			if (equal_types(d, type_of(d, (__u32)d->old[i]), type_of(d, (__u32)d->old[j])))
+				err = 1;
+	return err;
 }
 
 static bool refs_candidate(const struct dedup *d, const struct btf_type *t)
@@ -516,6 +583,7 @@ static void dedup_free(struct dedup *d)
 {
 	free(d->map);
 	free(d->state);
+	free(d->old);
 	free(d->slots);
 	free(d->base.want);
 	free(d->base.pair_bits);
@@ -550,19 +618,17 @@ static int dedup_match(struct dedup *d, bool *changed)
 		}
 	}
 	/*
-	 * Every old own type goes into the table, checked against the others
-	 * and the base (index_base()): one equal to another (an input not
-	 * deduplicated, or a split BTF not deduplicated against its base)
-	 * sends us to btf__dedup(), which would fold them. What this cannot
-	 * see: equal types that differ in the ids they refer to all the way
-	 * round a loop (a struct and its copy pointing at themselves), which
-	 * no deduplicating encoder emits.
+	 * Every own old type is indexed, checked against the others and the
+	 * base (scan_base()): one equal to another (an input not deduplicated,
+	 * or a split BTF not deduplicated against its base) sends us to
+	 * btf__dedup(), which would fold them. What this cannot see: equal
+	 * types that differ in the ids they refer to all the way round a loop
+	 * (a struct and its copy pointing at themselves), which no
+	 * deduplicating encoder emits. The candidates go into a table of
+	 * their own, at most 5/8 full: two or three slots probed per insertion.
 	 */
-	for (__u32 id = start; id < d->first_new; id++)
-		nr_table += d->state[id] == CLEAN;
-	nr_table += d->cnt - d->first_new;
-	/* at most 5/8 full: two or three slots probed per insertion, in one or
-	 * two cache lines */
+	for (__u32 id = start; id < d->cnt; id++)
+		nr_table += d->state[id] == CAND;
 	need = (size_t)nr_table * 8 / 5 + 16;
 	if (need > UINT32_MAX)
 		return -E2BIG;
@@ -572,7 +638,7 @@ static int dedup_match(struct dedup *d, bool *changed)
 		return -ENOMEM;
 	err = scan_base(d);
 	if (!err)
-		err = add_old_types(d);
+		err = index_old_types(d);
 	if (err)
 		return err;
 	*changed = false;
