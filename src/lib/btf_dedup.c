@@ -305,7 +305,7 @@ static int scan_base(struct dedup *d)
 		if (key_wanted(x, key))
 			err = push_found(x, (__u64)key << 32 | id, &cap);
 	}
-	if (!err)
+	if (!err && x->nr_found)	/* qsort() takes no NULL, even for 0 items */
 		qsort(x->found, x->nr_found, sizeof(*x->found), cmp_u64);
 	return err;
 }
