@@ -24,7 +24,8 @@
 # BENCH_DEBIAN_MODULES (100, or "all") of its modules, evenly spaced in
 # name order.
 set -eu
-CACHE=$1 WORK=$2
+# absolute: the relinks run in the kernel tree
+CACHE=$(cd "$1" && pwd) WORK=$(cd "$2" && pwd)
 KROOT=${KERNEL_CACHE_ROOT:-}
 if [ -z "$KROOT" ]; then	# kernel/kernel.mk's default
 	if [ -w /var/cache ]; then KROOT=/var/cache/btf2btf; else KROOT=$HOME/.cache/btf2btf; fi
@@ -115,9 +116,15 @@ kernel_set() {
 				rm -f "$dir/$g/$n".*
 			fi
 		done
-		touch "$dir/.complete"
+		# none at all: the kernel cache is being rebuilt, perhaps; the
+		# next run tries again
+		if [ -n "$(find "$dir/" -name '*.pre.ko')" ]; then
+			touch "$dir/.complete"
+		else
+			rm -rf "$dir"
+		fi
 	fi
-	n=$(find "$dir" -name '*.pre.ko' | wc -l)
+	n=$(find "$dir/" -name '*.pre.ko' 2>/dev/null | wc -l)
 	if [ "$n" -eq 0 ]; then
 		skip "$label" "no module of $kc could be relinked and encoded (see $LOG)"
 		return

@@ -13,6 +13,7 @@
 #   for issue 26's "no row more than 20% slower"),
 #   BENCH_DEBIAN_DEB (a linux-image .deb whose modules make a module set),
 #   BENCH_DEBIAN_MODULES (100, or all: how many of its modules),
+#   BENCH_INPUTS (the inputs to run, of: vmlinux sys synthetic vmlinux-7.3 modsets; default all),
 #   KERNEL_CACHE_ROOT, KERNEL_CACHE, KERNEL_CACHE_7_3 (the kernel proofs' caches, as
 #   kernel/kernel.mk sets them: the vmlinux and module inputs).
 # Everything generated goes to .cache/bench (git-ignored).
@@ -51,6 +52,14 @@ row() {
 	printf '%s\n' "$line" >>"$SPEC"
 }
 skip() { printf 'skip\t%s\t%s\n' "$1" "$2" >>"$SPEC"; }
+# wanted INPUT: in BENCH_INPUTS (all when unset); else skipped, saying so
+wanted() {
+	case " ${BENCH_INPUTS:-$1} " in
+	*" $1 "*) return 0 ;;
+	esac
+	skip "$1" "not in BENCH_INPUTS=$BENCH_INPUTS"
+	return 1
+}
 input() { printf 'input\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$SPEC"; }
 
 # ---- tools ----
@@ -120,7 +129,10 @@ find_vmlinux() {
 	done
 }
 VMLINUX=${BENCH_VMLINUX:-$(find_vmlinux)}
-if [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
+vmlinux_found=
+if ! wanted vmlinux; then
+	VMLINUX=
+elif [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
 	V=$W/vmlinux
 	cp "$VMLINUX" "$V"	# a snapshot: the kernel build may rewrite its own
 	info=$("$PW" --info "$V")
@@ -132,7 +144,6 @@ if [ -n "$VMLINUX" ] && [ -r "$VMLINUX" ]; then
 	vmlinux_found=1
 else
 	skip "6.12 vmlinux" "no vmlinux or .tmp_vmlinux1 with a .BTF section in $KERNEL_CACHE/build (make kernel-test builds one; or set BENCH_VMLINUX)"
-	vmlinux_found=
 fi
 
 # ---- input 1b: the same kernel's BTF as btf2btf meets it in the build ----
@@ -154,7 +165,9 @@ if [ -n "$vmlinux_found" ] && [ -r "$TMP1" ] && command -v "$PAHOLE" >/dev/null;
 	fi
 fi
 pre_note=
-if [ -z "${PRE:-}" ] || [ ! -f "$PRE" ]; then
+if [ -z "$VMLINUX" ] && [ -n "${BENCH_INPUTS:-}" ]; then
+	PRE=	# vmlinux not wanted
+elif [ -z "${PRE:-}" ] || [ ! -f "$PRE" ]; then
 	# the kernel cache is being rebuilt (a src/ change deletes its vmlinux):
 	# use the re-encoded copy of the last build, and say so
 	PRE=$(ls -t "$CACHE"/vmlinux-pre.* 2>/dev/null | grep -v '\.tmp$' | head -1)
@@ -177,7 +190,9 @@ else
 fi
 
 # ---- input 2: this machine's BTF + a .BTF_ids listing its kfuncs ----
-if [ -r "$SYS_BTF" ]; then
+if ! wanted sys; then
+	:
+elif [ -r "$SYS_BTF" ]; then
 	msg=$("$MKF" ids-for-btf "$SYS_BTF" "$W/sys-ids.o")
 	info=$("$PW" --info "$SYS_BTF")
 	input sys sys "$SYS_BTF (running kernel $(uname -r))" \
@@ -190,6 +205,7 @@ else
 fi
 
 # ---- input 3: synthetic objects ----
+wanted synthetic || SIZES=
 for n in $SIZES; do
 	id=synthetic-$n
 	"$MKF" synthetic "$n" "$W/$id.o"
@@ -222,6 +238,8 @@ find_vmlinux73() {
 	done
 }
 V73=${BENCH_VMLINUX73:-$(find_vmlinux73)}
+want73=1
+wanted vmlinux-7.3 || V73= want73=
 T73=${V73:+$(dirname "$V73")/.tmp_vmlinux1}
 if [ -n "$V73" ] && [ -r "$T73" ] && command -v "$PAHOLE" >/dev/null; then
 	stamp="$(stat -c '%s.%Y' "$T73")"
@@ -241,7 +259,7 @@ if [ -n "${PRE73:-}" ] && [ -f "$PRE73.BTF.1" ]; then
 	row vmlinux-7.3 btf2btf "$W/v73.b2b.btf" - "$B2B" -q --btf "$PRE73.BTF.1" -o "$W/v73.b2b.btf" "$PRE73"
 	row vmlinux-7.3 parse+write "$W/v73.pw.btf" - "$PW" "$PRE73.BTF.1" "$W/v73.pw.btf"
 	upstream vmlinux-7.3 "$PRE73.BTF.1" "$PRE73"
-else
+elif [ -n "$want73" ]; then
 	skip "7.3 vmlinux" "no vmlinux with a .tmp_vmlinux1 beside it in $KERNEL_CACHE_7_3/build (make kernel-test KERNEL=7.3 builds one; or set BENCH_VMLINUX73) or no pahole"
 fi
 
@@ -275,7 +293,9 @@ modset_rows() {
 	row "$id" "btf2btf all, per module" - "$prep" sh "$per"
 	row "$id" "resolve_btfids-7.3 per module" - "$prep" sh "$rb"
 }
-if [ -z "$ALL" ] || [ -z "$RB73" ]; then
+if ! wanted modsets; then
+	:
+elif [ -z "$ALL" ] || [ -z "$RB73" ]; then
 	skip "module sets" "need btf2btf --features=all and 7.3's resolve_btfids (see above)"
 else
 	"$ROOT/bench/module-sets.sh" "$CACHE" "$W" >"$W/modsets" ||
@@ -285,7 +305,7 @@ else
 			skip "$id" "$label"
 			continue
 		fi
-		n=$(find "$dir" -name '*.pre.ko' | wc -l)
+		n=$(find "$dir/" -name '*.pre.ko' | wc -l)
 		input "$id" "modset:$n" "$label" "$n module(s) on their vmlinux ($(stat -c %s "$v") bytes): $note"
 		modset_rows "$id" "$v" "$dir"
 	done <"$W/modsets"

@@ -619,7 +619,7 @@ static int dedup_match(struct dedup *d, bool *changed)
 	}
 	/*
 	 * Every own old type is indexed, checked against the others and the
-	 * base (scan_base()): one equal to another (an input not deduplicated,
+	 * base (base_lookup()): one equal to another (an input not deduplicated,
 	 * or a split BTF not deduplicated against its base) sends us to
 	 * btf__dedup(), which would fold them. What this cannot see: equal
 	 * types that differ in the ids they refer to all the way round a loop
