@@ -242,7 +242,9 @@ BTF2BTF_API int btf2btf__write_raw(struct btf2btf *b, const char *path);
 
 /* Write the BTF to path and the distilled base (see btf2btf__raw_base_btf())
  * to base_path, committed together: on any error neither file changes
- * (short of a crash between the two renames). */
+ * (short of a crash between the two renames). base_path NULL: path.base,
+ * where btf2btf__write_elf() puts it for a raw input (as 7.3's
+ * resolve_btfids writes X.BTF and X.BTF.base). */
 BTF2BTF_API int btf2btf__write_raw_pair(struct btf2btf *b, const char *path,
 					const char *base_path);
 
@@ -309,6 +311,13 @@ BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */
 BTF2BTF_API const char *btf2btf__kf_flag_name(unsigned int bit);
+
+/* KF_* flags as text, the one spelling of every message and view:
+ * "KF_ACQUIRE|KF_RET_NULL|0x80000000" (the bits without a name as one hex
+ * number), "-" for none. Written into buf as snprintf() writes (cut short
+ * and NUL-terminated when size is too small); returns the length of the
+ * whole text. */
+BTF2BTF_API int btf2btf__kf_flags_str(uint32_t flags, char *buf, size_t size);
 
 /* Name of BTF kind BTF_KIND_* as bpftool prints it ("FUNC_PROTO"); "UNKNOWN"
  * for a kind this library does not know. */

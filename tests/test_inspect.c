@@ -1182,6 +1182,41 @@ static void test_kfuncs_flags_and_tag_only(void **state)
 	th_cleanup();
 }
 
+/*
+ * One spelling of a flag set, the library's, in its messages and in every
+ * view (test_diff_kfuncs: "bpf_wq: - -> KF_IMPLICIT_ARGS"): "-" for none,
+ * here a set8 conflict where one side has no flags; cut short and counted
+ * as snprintf() does.
+ */
+static void test_flags_one_spelling(void **state)
+{
+	static const struct tobj o = {
+		.f = { F("bpf_c", T_INT, T_INT) },
+		.s = { S("a", KFS, E("bpf_c", 0)), S("b", KFS, E("bpf_c", KF_ACQUIRE | (1U << 20))) },
+	};
+	char *obj = make_obj("none.o", &o);
+	char buf[8];
+	struct run r;
+
+	(void)state;
+	assert_int_equal(btf2btf__kf_flags_str(0, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "-");
+	assert_int_equal(btf2btf__kf_flags_str(KF_ACQUIRE | (1U << 20), NULL, 0),
+			 strlen("KF_ACQUIRE|0x100000"));
+	assert_int_equal(btf2btf__kf_flags_str(KF_ACQUIRE | (1U << 20), buf, sizeof(buf)),
+			 strlen("KF_ACQUIRE|0x100000"));
+	assert_string_equal(buf, "KF_ACQU");
+	assert_int_equal(btf2btf__kf_flags_str(1U << 31, buf, sizeof(buf)), 10);
+	assert_string_equal(buf, "0x80000");
+
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--check", obj, NULL });
+	assert_non_null(strstr(r.out, "kfunc bpf_c has flags - in set8 a but KF_ACQUIRE|0x100000 "
+				      "in set8 b"));
+	th_run_free(&r);
+	free(obj);
+	th_cleanup();
+}
+
 /* A module against its base: module kfuncs only, _impl looked up in both. */
 static void test_kfuncs_split(void **state)
 {
@@ -1890,6 +1925,7 @@ int main(void)
 		cmocka_unit_test(test_kfuncs_clang),
 		cmocka_unit_test(test_kfuncs_resolved_same),
 		cmocka_unit_test(test_kfuncs_flags_and_tag_only),
+		cmocka_unit_test(test_flags_one_spelling),
 		cmocka_unit_test(test_kfuncs_split),
 		cmocka_unit_test(test_kfuncs_conflict),
 		cmocka_unit_test(test_diff_gcc),

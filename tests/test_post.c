@@ -1143,7 +1143,8 @@ static void assert_distilled_pair(const char *btf_path, const char *base_path,
 }
 
 /* The CLI: .BTF.base added to the ELF (then replaced, never doubled), or
- * FILE.base beside -o FILE; --distill-base without -B is a usage error. */
+ * FILE.base beside -o FILE and beside --btf FILE rewritten in place;
+ * --distill-base without -B is a usage error. */
 static void test_distill_cli(void **state)
 {
 	const char *base = th_copy_fixture("split.o", "base.o");
@@ -1182,6 +1183,19 @@ static void test_distill_cli(void **state)
 	unlink(btf);
 	unlink(dist);
 	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", "-o", btf,
+				     th_fixture("split.o.ko"), NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_distilled_pair(btf, dist, full);
+
+	/* --btf's raw file rewritten in place: FILE.base beside it, the same name */
+	unlink(btf);
+	unlink(dist);
+	th_sh(&r, "objcopy --dump-section .BTF=%s %s %s", btf, th_fixture("split.o.ko"),
+	      th_path("scratch.o"));
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-B", base, "--distill-base", "--btf", btf,
 				     th_fixture("split.o.ko"), NULL });
 	assert_int_equal(r.status, 0);
 	th_run_free(&r);

@@ -109,8 +109,8 @@ const char *cli_state_str(enum btf2btf_kfunc_state s)
 
 /*
  * -vv: the plan, a line per kfunc, from the kfunc table the library
- * returns. Formatted here, only when asked: the library formatting it for
- * every open cost a twentieth of a run at 10,000 kfuncs.
+ * returns. Formatted here, only when asked: a run without -vv formats
+ * nothing per kfunc.
  */
 void cli_log_plan(const struct btf2btf *b, const char *path)
 {
@@ -147,13 +147,23 @@ void cli_log_plan(const struct btf2btf *b, const char *path)
 	}
 }
 
-int cli_open(const char *path, struct btf2btf **b)
+/* CLI_OPEN_QUIET: warnings only with -v (the views report problems their own way). */
+static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
+{
+	if (level == BTF2BTF_LOG_WARN && cli.verbose < 1)
+		return;
+	cli_log_cb(level, msg, ctx);
+}
+
+int cli_open(const char *path, unsigned int how, struct btf2btf **b)
 {
 	/* the macro zeroes the padding too: the library refuses non-zero
 	 * bytes past the fields it knows */
 	BTF2BTF_OPTS(opts, .btf_path = cli.btf_path, .base_path = cli.base_path,
-		     .distill_base = cli.distill_base, .log = cli_log_cb,
-		     .features = cli.features, .base_btf = cli.base_btf);
+		     .distill_base = cli.distill_base,
+		     .log = how & CLI_OPEN_QUIET ? quiet_log_cb : cli_log_cb,
+		     .lenient = how & CLI_OPEN_LENIENT, .features = cli.features,
+		     .base_btf = cli.base_btf);
 	int err = btf2btf__open(path, &opts, b);
 
 	if (err)
@@ -161,4 +171,3 @@ int cli_open(const char *path, struct btf2btf **b)
 	cli_log_plan(*b, path);
 	return 0;
 }
-

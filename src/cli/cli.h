@@ -38,8 +38,18 @@ void cli_error(const char *fmt, ...);
 int cli_fail(const char *path, int err);
 /* -j and a failed run that printed no JSON: {"error": "..."} on stdout. */
 void cli_json_error(void);
-/* Open with the command-line options; 0, or 1 after printing the error. */
-int cli_open(const char *path, struct btf2btf **b);
+/* How cli_open() opens. */
+enum {
+	CLI_OPEN_LENIENT = 1 << 0,	/* set8 conflicts do not fail the open
+					 * (btf2btf_opts.lenient) */
+	CLI_OPEN_QUIET = 1 << 1,	/* library warnings only with -v (--dump,
+					 * --kfuncs, --check and --diff report
+					 * problems their own way) */
+};
+/* Open path with the command-line options (--btf, --btf-base, -B's base
+ * read once, --features, --distill-base) and CLI_OPEN_* how; 0, or 1 after
+ * printing the error. */
+int cli_open(const char *path, unsigned int how, struct btf2btf **b);
 /* "plain", "pending", "transformed", "legacy", "already_transformed" */
 const char *cli_state_str(enum btf2btf_kfunc_state s);
 /* -vv: the plan of every kfunc of b, one debug line each. */

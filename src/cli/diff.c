@@ -393,7 +393,7 @@ static int open_side(struct side *s, const char *path)
 	const struct btf *base;
 
 	s->path = path;
-	if (inspect_open(path, true, true, &s->b))
+	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &s->b))
 		return 1;
 	s->btf = btf2btf__btf(s->b);
 	base = btf__base_btf(s->btf);

@@ -17,28 +17,6 @@
 
 /* ---- shared ---- */
 
-static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
-{
-	if (level == BTF2BTF_LOG_WARN && cli_opts()->verbose < 1)
-		return;
-	cli_log_cb(level, msg, ctx);
-}
-
-int inspect_open(const char *path, bool lenient, bool quiet_warnings, struct btf2btf **b)
-{
-	const struct cli_opts *o = cli_opts();
-	BTF2BTF_OPTS(opts, .btf_path = o->btf_path, .base_path = o->base_path,
-		     .distill_base = o->distill_base,
-		     .log = quiet_warnings ? quiet_log_cb : cli_log_cb, .lenient = lenient,
-		     .features = o->features);
-	int err = btf2btf__open(path, &opts, b);
-
-	if (err)
-		return cli_fail(path, err);
-	cli_log_plan(*b, path);
-	return 0;
-}
-
 bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s)
 {
 	return set8s || strcmp(p->rule, "tag-not-in-set");
@@ -64,51 +42,17 @@ void inspect_note_problems(const struct btf2btf *b, const char *path, bool probl
 
 char *inspect_flags_str(uint32_t flags)
 {
-	char buf[1024];
-	size_t len = 0;
-	uint32_t unknown = 0;
+	int len = btf2btf__kf_flags_str(flags, NULL, 0);
+	char *buf = len >= 0 ? malloc(len + 1) : NULL;
 
-	buf[0] = 0;
-	for (unsigned int bit = 0; bit < 32; bit++) {
-		const char *n;
-
-		if (!(flags & (1U << bit)))
-			continue;
-		n = btf2btf__kf_flag_name(bit);
-		if (!n) {
-			unknown |= 1U << bit;
-			continue;
-		}
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "|" : "", n);
-	}
-	if (unknown)
-		snprintf(buf + len, sizeof(buf) - len, "%s0x%x", len ? "|" : "", unknown);
-	return strdup(buf);
+	if (buf)
+		btf2btf__kf_flags_str(flags, buf, len + 1);
+	return buf;
 }
 
-void inspect_flags_json(struct json *j, uint32_t flags)
+void inspect_flags_json(struct json *j, const char *flags_str)
 {
-	uint32_t unknown = 0;
-
-	json_start_array(j);
-	for (unsigned int bit = 0; bit < 32; bit++) {
-		const char *n;
-
-		if (!(flags & (1U << bit)))
-			continue;
-		n = btf2btf__kf_flag_name(bit);
-		if (n)
-			json_string(j, n);
-		else
-			unknown |= 1U << bit;
-	}
-	if (unknown) {
-		char hex[16];
-
-		snprintf(hex, sizeof(hex), "0x%x", unknown);
-		json_string(j, hex);
-	}
-	json_end_array(j);
+	inspect_list_json(j, strcmp(flags_str, "-") ? flags_str : "", '|');
 }
 
 const char *inspect_found_str(unsigned int found_by)
@@ -131,17 +75,17 @@ void inspect_found_json(struct json *j, unsigned int found_by)
 	json_end_array(j);
 }
 
-void inspect_list_json(struct json *j, const char *list)
+void inspect_list_json(struct json *j, const char *list, char sep)
 {
 	json_start_array(j);
 	while (list && *list) {
-		const char *comma = strchr(list, ',');
-		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		const char *end = strchr(list, sep);
+		size_t len = end ? (size_t)(end - list) : strlen(list);
 		char *one = strndup(list, len);
 
 		json_string(j, one ? one : "");
 		free(one);
-		list += len + (comma != NULL);
+		list += len + (end != NULL);
 	}
 	json_end_array(j);
 }
@@ -222,7 +166,7 @@ static void print_text(const struct krow *rows, size_t nr)
 	for (size_t i = 0; i < nr; i++) {
 		const struct krow *r = &rows[i];
 		const char *col[7] = { r->id_col, r->k->name, inspect_found_str(r->k->found_by),
-				       *r->k->sets ? r->k->sets : "-", *r->flags ? r->flags : "-",
+				       *r->k->sets ? r->k->sets : "-", r->flags,
 				       r->state, r->impl_col };
 
 		for (int c = 0; c < 7; c++)
@@ -238,7 +182,7 @@ static void print_text(const struct krow *rows, size_t nr)
 		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s", (int)w[0], r->id_col,
 		       (int)w[1], r->k->name, (int)w[2], inspect_found_str(r->k->found_by),
 		       (int)w[3], *r->k->sets ? r->k->sets : "-", (int)w[4],
-		       *r->flags ? r->flags : "-", (int)w[5], r->state, (int)w[6], r->impl_col,
+		       r->flags, (int)w[5], r->state, (int)w[6], r->impl_col,
 		       r->proto);
 		if (strcmp(r->proto, r->bpf_proto))
 			printf("  [BPF: %s]", r->bpf_proto);
@@ -267,10 +211,10 @@ static void print_json(const struct btf2btf *b, const struct krow *rows, size_t 
 		json_key(&j, "found_by");
 		inspect_found_json(&j, r->k->found_by);
 		json_key(&j, "sets");
-		inspect_list_json(&j, r->k->sets);
+		inspect_list_json(&j, r->k->sets, ',');
 		json_uint_field(&j, "flags", r->k->flags);
 		json_key(&j, "flag_names");
-		inspect_flags_json(&j, r->k->flags);
+		inspect_flags_json(&j, r->flags);
 		json_bool_field(&j, "implicit_args", r->implicit);
 		json_string_field(&j, "state", r->state);
 		json_string_field(&j, "planned", r->planned);
@@ -313,7 +257,7 @@ int cli_kfuncs(const char *path)
 	int err = 0;
 
 	/* without -T a set8 conflict is shown, not fatal (the transform refuses it) */
-	if (inspect_open(path, !o->transform, true, &b))
+	if (cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b))
 		return 1;
 	inspect_note_problems(b, path, true);
 	if (o->transform) {

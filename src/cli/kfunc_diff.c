@@ -79,7 +79,7 @@ static int load_side(struct kside *s, const char *path)
 	const struct btf *btf;
 
 	s->path = path;
-	if (inspect_open(path, true, true, &s->b))
+	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &s->b))
 		return 1;
 	/* without set8s the flags are unseen: said, as --kfuncs says it */
 	inspect_note_problems(s->b, path, false);
@@ -157,11 +157,6 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 	return 0;
 }
 
-static const char *flags_or_dash(const struct kf *k)
-{
-	return *k->flag_str ? k->flag_str : "-";
-}
-
 static void print_text(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
 		       const size_t nr[C_NR])
 {
@@ -173,10 +168,10 @@ static void print_text(const struct kside *o, const struct kside *n, struct pair
 
 			switch (c) {
 			case C_ADDED:
-				printf("+%s  %s\n", b->bpf_proto, flags_or_dash(b));
+				printf("+%s  %s\n", b->bpf_proto, b->flag_str);
 				break;
 			case C_REMOVED:
-				printf("-%s  %s\n", a->bpf_proto, flags_or_dash(a));
+				printf("-%s  %s\n", a->bpf_proto, a->flag_str);
 				break;
 			case C_IMPLICIT:
 				printf(" %s: BPF sees %s", b->name, b->bpf_proto);
@@ -185,7 +180,7 @@ static void print_text(const struct kside *o, const struct kside *n, struct pair
 				printf("\n");
 				break;
 			case C_FLAGS:
-				printf(" %s: %s -> %s\n", b->name, flags_or_dash(a), flags_or_dash(b));
+				printf(" %s: %s -> %s\n", b->name, a->flag_str, b->flag_str);
 				break;
 			case C_PROTO:
 				printf("-%s\n+%s\n", a->bpf_proto, b->bpf_proto);
@@ -202,7 +197,7 @@ static void json_kf(struct json *j, const char *key, const struct kf *k)
 	json_string_field(j, "proto", k->bpf_proto);
 	json_uint_field(j, "flags", k->flags);
 	json_key(j, "flag_names");
-	inspect_flags_json(j, k->flags);
+	inspect_flags_json(j, k->flag_str);
 	json_bool_field(j, "implicit_args", k->implicit);
 	json_end_object(j);
 }

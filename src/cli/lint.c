@@ -72,7 +72,7 @@ int cli_check(const char *path)
 	bool set8s;
 	size_t nr;
 
-	if (inspect_open(path, true, true, &b))
+	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &b))
 		return 1;
 	nr = btf2btf__problem_cnt(b);
 	set8s = btf2btf__set8_entry_cnt(b) > 0;

@@ -183,24 +183,17 @@ static int write_stdout(struct btf2btf *b)
 }
 
 /* -o FILE: the BTF, and with --distill-base the distilled base in FILE.base
- * (7.3's resolve_btfids writes X.BTF and X.BTF.base the same way), both
+ * (the name the library gives it, as to an in-place raw input), both
  * committed or neither. */
 static int write_raw_outputs(struct btf2btf *b, const char *output)
 {
-	char *base_path;
-	int err;
-
 	if (cli_opts()->output_elf)
 		return strcmp(output, "-") ? btf2btf__write_elf_copy(b, output) : write_stdout(b);
 	if (!strcmp(output, "-"))
 		return write_stdout(b);
 	if (!cli_opts()->distill_base)
 		return btf2btf__write_raw(b, output);
-	if (asprintf(&base_path, "%s.base", output) < 0)
-		return -ENOMEM;
-	err = btf2btf__write_raw_pair(b, output, base_path);
-	free(base_path);
-	return err;
+	return btf2btf__write_raw_pair(b, output, NULL);
 }
 
 static int run_transform(const char *path)
@@ -209,7 +202,7 @@ static int run_transform(const char *path)
 	struct btf2btf *b;
 	int err;
 
-	if (cli_open(path, &b))
+	if (cli_open(path, 0, &b))
 		return 1;
 	err = btf2btf__transform(b);
 	if (!err && !o->dry_run) {
@@ -236,7 +229,7 @@ static int run_dump(const char *path)
 	int err = 0;
 
 	/* as it is: a plan the transform would refuse is still printed */
-	if (inspect_open(path, !o->transform, true, &b))
+	if (cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b))
 		return 1;
 	inspect_note_problems(b, path, true);
 	if (o->transform)

@@ -198,27 +198,42 @@ const char *b2b_kf_flag_name(unsigned int bit)
 	return bit < ARRAY_SIZE(names) ? names[bit] : NULL;
 }
 
-/* "KF_ACQUIRE|KF_RET_NULL|0x8", "-" for none. */
-static void flags_str(__u32 flags, char *buf, size_t size)
+/* snprintf() at buf + *len, *len grown by what it would write: past size
+ * the text is only counted. */
+__attribute__((format(printf, 4, 5)))
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
+	va_end(ap);
+	*len += n > 0 ? (size_t)n : 0;
+}
+
+int btf2btf__kf_flags_str(uint32_t flags, char *buf, size_t size)
 {
 	size_t len = 0;
-	__u32 unknown = 0;
+	uint32_t unknown = 0;
 
-	buf[0] = 0;
-	for (unsigned int bit = 0; bit < 32 && len < size; bit++) {
-		const char *n = b2b_kf_flag_name(bit);
+	if (size)
+		buf[0] = 0;
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		const char *name = b2b_kf_flag_name(bit);
 
 		if (!(flags & (1U << bit)))
 			continue;
-		if (!n)
-			unknown |= 1U << bit;
+		if (name)
+			append(buf, size, &len, "%s%s", len ? "|" : "", name);
 		else
-			len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "", n);
+			unknown |= 1U << bit;
 	}
-	if (unknown && len < size)
-		len += snprintf(buf + len, size - len, "%s0x%x", len ? "|" : "", unknown);
+	if (unknown)
+		append(buf, size, &len, "%s0x%x", len ? "|" : "", unknown);
 	if (!len)
-		snprintf(buf, size, "-");
+		append(buf, size, &len, "-");
+	return (int)len;
 }
 
 const char *btf2btf__kind_name(unsigned int kind)
@@ -363,7 +378,7 @@ static void plan_entries(struct planner *p)
 				const char *fn = btf__name_by_offset(p->in->btf,
 						btf__type_by_id(p->in->btf, fid)->name_off);
 
-				flags_str(ent->flags, fa, sizeof(fa));
+				btf2btf__kf_flags_str(ent->flags, fa, sizeof(fa));
 				problem(p, R_SET8_FLAGS_IGNORED, fn, fid,
 					"set8 %s gives %s flags %s, but it is not a BTF_SET8_KFUNCS set8 (BTF_KFUNCS_START): they make no kfunc",
 					set->name, fn, fa);
@@ -389,8 +404,8 @@ static void plan_entries(struct planner *p)
 				"kfunc %s is KF_IMPLICIT_ARGS in set8 %s but not in set8 %s: one BTF cannot serve both",
 				kf->name, first ? s->set : set->name, first ? set->name : s->set);
 		} else {
-			flags_str(s->flags, fa, sizeof(fa));
-			flags_str(ent->flags, fb, sizeof(fb));
+			btf2btf__kf_flags_str(s->flags, fa, sizeof(fa));
+			btf2btf__kf_flags_str(ent->flags, fb, sizeof(fb));
 			problem(p, R_SET8_CONFLICT, kf->name, fid,
 				"kfunc %s has flags %s in set8 %s but %s in set8 %s: one BTF cannot serve both",
 				kf->name, fa, s->set, fb, set->name);

@@ -123,18 +123,41 @@ int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 	return err ? err : write_one(b, path, 0644, fill_base);
 }
 
+/* Where the distilled base of BTF written to path goes when no one says:
+ * path + ".base", as 7.3's resolve_btfids writes X.BTF and X.BTF.base.
+ * malloc'd, NULL on ENOMEM. */
+static char *base_path_for(const char *path)
+{
+	size_t len = strlen(path);
+	char *base_path = malloc(len + sizeof(".base"));
+
+	if (base_path) {
+		memcpy(base_path, path, len);
+		memcpy(base_path + len, ".base", sizeof(".base"));
+	}
+	return base_path;
+}
+
 int btf2btf__write_raw_pair(struct btf2btf *b, const char *path, const char *base_path)
 {
 	struct b2b_log log = b->log;
-	int err;
+	char *named = base_path ? NULL : base_path_for(path);
+	int err = 0;
 
+	if (!base_path && !named)
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	if (!base_path)
+		base_path = named;
 	log.path = path;
 	err = check_not_input(b, path, &log);
 	if (!err) {
 		log.path = base_path;
 		err = check_not_input(b, base_path, &log);
 	}
-	return err ? err : write_both(b, path, base_path, 0644);
+	if (!err)
+		err = write_both(b, path, base_path, 0644);
+	free(named);
+	return err;
 }
 
 /* Someone else replaced the file since we read it: do not overwrite their result. */
@@ -173,20 +196,17 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 }
 
 /* Raw output FILE rewritten in place, and the distilled base in FILE.base
- * (as 7.3's X.BTF.base) committed with it. */
+ * committed with it. */
 static int write_raw_in_place(struct btf2btf *b, const char *path)
 {
-	size_t len = strlen(path);
 	char *base_path;
 	int err;
 
 	if (!b->distilled)
 		return write_one(b, path, 0644, fill_raw);
-	base_path = malloc(len + sizeof(".base"));
+	base_path = base_path_for(path);
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
-	memcpy(base_path, path, len);
-	memcpy(base_path + len, ".base", sizeof(".base"));
 	err = write_both(b, path, base_path, 0644);
 	free(base_path);
 	return err;
