@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "elf_file.h"
+#include "output.h"
 
 static int init_libelf(const struct b2b_log *log)
 {
@@ -326,37 +327,13 @@ struct sink {
 	size_t len, cap;
 };
 
+/* To the file, or appended to the image in memory. */
 static int sink_write(struct sink *s, const void *p, size_t len)
 {
-	if (s->fd >= 0) {
-		const char *c = p;
-
-		while (len) {
-			ssize_t n = write(s->fd, c, len);
-
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			c += n;
-			len -= n;
-			b2b_fault_point("mid-write");
-		}
-		return 0;
-	}
-	if (s->len + len > s->cap) {
-		size_t cap = s->cap ? s->cap : 4096;
-		char *nb;
-
-		while (cap < s->len + len)
-			cap *= 2;
-		nb = realloc(s->buf, cap);
-		if (!nb)
-			return -ENOMEM;
-		s->buf = nb;
-		s->cap = cap;
-	}
+	if (s->fd >= 0)
+		return b2b_write_all(s->fd, p, len);
+	if (s->len + len > s->cap && b2b_grow((void **)&s->buf, &s->cap, s->len + len, 1))
+		return -ENOMEM;
 	if (len)
 		memcpy(s->buf + s->len, p, len);
 	s->len += len;

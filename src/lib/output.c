@@ -151,25 +151,31 @@ out:
 	return err;
 }
 
-int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct b2b_log *log)
+int b2b_write_all(int fd, const void *data, size_t size)
 {
 	const char *p = data;
 
 	while (size) {
-		ssize_t n = write(o->fd, p, size);
+		ssize_t n = write(fd, p, size);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			int err = n < 0 ? -errno : -EIO;
-
-			return b2b_errno(log, err, "cannot write %s: %s", o->tmp ? o->tmp : o->path,
-					 strerror(-err));
-		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
 		b2b_fault_point("mid-write");
 		p += n;
 		size -= n;
 	}
+	return 0;
+}
+
+int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct b2b_log *log)
+{
+	int err = b2b_write_all(o->fd, data, size);
+
+	if (err)
+		return b2b_errno(log, err, "cannot write %s: %s", o->tmp ? o->tmp : o->path,
+				 strerror(-err));
 	return 0;
 }
 

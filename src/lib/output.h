@@ -18,6 +18,10 @@ struct b2b_out {
 /* Refuses (negative errno, logged) what the rewrite could not keep: see output.c. */
 int b2b_out_begin(struct b2b_out *o, const char *path, mode_t mode, const struct b2b_log *log);
 int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct b2b_log *log);
+/* All of data to fd, through short writes and EINTR: 0 or a negative
+ * errno (-EIO for a write that wrote nothing), not logged. Test builds
+ * can be killed between writes (fault point "mid-write"). */
+int b2b_write_all(int fd, const void *data, size_t size);
 /* fsync, rename over path, fsync the directory; aborts on failure. */
 int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log);
 /*
