@@ -461,24 +461,39 @@ static void test_vv_plan(void **state)
 }
 
 /* Rules the plan reports on the object at path (every feature, lenient) into
- * reached[], indexed as the plan's table. */
+ * reached[], indexed as the plan's table; --check -j reports the same. */
 static void collect_rules(const char *path, const char *base, bool *reached, size_t nr)
 {
 	BTF2BTF_OPTS(o, .log = th_log_cb, .features = BTF2BTF_FEATS_ALL, .lenient = true,
 		     .base_path = base);
 	struct btf2btf *b = th_open(path, &o);
+	char lib[4096];
+	size_t len = 0;
+	struct run r;
 
-	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
-		for (size_t r = 0; r < nr; r++)
-			if (!strcmp(btf2btf__problem(b, i)->rule, b2b_plan_rule_name(r)))
-				reached[r] = true;
+	lib[0] = 0;
+	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++) {
+		const char *rule = btf2btf__problem(b, i)->rule;
+
+		len += snprintf(lib + len, sizeof(lib) - len, "%s\n", rule);
+		assert_true(len < sizeof(lib));
+		for (size_t k = 0; k < nr; k++)
+			if (!strcmp(rule, b2b_plan_rule_name(k)))
+				reached[k] = true;
+	}
 	btf2btf__close(b);
+	th_sh(&r, "%s --check -j --features=all %s %s %s | jq -r '.problems[].rule'", th_cli(),
+	      base ? "--btf-base" : "", base ? base : "", path);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, lib);
+	th_run_free(&r);
 }
 
 /*
  * Every rule of the plan's table (the list comes from the table itself) is
- * reached by an input here: the lint zoo, the malformed recipes, a module
- * naming a FUNC of its base in its set8, an arena flag on an int.
+ * reached, in the library and in --check, by an input here: the lint zoo,
+ * the malformed recipes, a module naming a FUNC of its base in its set8,
+ * an arena flag on an int.
  */
 static void test_every_rule_reached(void **state)
 {
