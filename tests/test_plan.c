@@ -460,6 +460,44 @@ static void test_vv_plan(void **state)
 	th_run_free(&r);
 }
 
+/*
+ * Every action has its name in --kfuncs -j and in -vv's plan lines: the
+ * every-feature fixture with all features plans each action at least once
+ * (a legacy _impl taking the moved tags among them).
+ */
+static void test_actions_named(void **state)
+{
+	const char *obj = th_path("ev.o");
+	struct run r;
+	char *s;
+
+	(void)state;
+	assert_int_equal(fx_make_every_feature(obj, NULL, NULL), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "--kfuncs", "-j", "--features=all", obj, NULL });
+	assert_int_equal(r.status, 0);
+	s = jq1(r.out, ".kfuncs[] | \"\\(.name) \\(.actions | join(\",\"))\"");
+	assert_string_equal(s,
+		"bpf_ev_implicit add_impl,reduce_proto,move_param_tags,add_kfunc_tag\n"
+		"bpf_ev_legacy use_legacy_impl,reduce_proto,move_param_tags,add_kfunc_tag\n"
+		"bpf_ev_legacy_impl add_kfunc_tag\n"
+		"bpf_ev_fastcall add_kfunc_tag,add_fastcall_tag\n"
+		"bpf_ev_arena add_kfunc_tag,arena_ret,arena_args\n"
+		"bpf_ev_plain add_kfunc_tag\n");
+	free(s);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "-n", "-vv", "--features=all", obj, NULL });
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.err, "]: pending -> transformed: add _impl, reduce proto to 1 "
+				      "params, move dropped params' tags, add bpf_kfunc tag\n"));
+	assert_non_null(strstr(r.err, "]: pending -> legacy: use legacy _impl, reduce proto to 1 "
+				      "params, move dropped params' tags, add bpf_kfunc tag\n"));
+	assert_non_null(strstr(r.err, "]: plain -> plain: add bpf_kfunc tag, add bpf_fastcall tag\n"));
+	assert_non_null(strstr(r.err, "]: plain -> plain: add bpf_kfunc tag, arena return, "
+				      "arena args 0x1\n"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
 /* Rules the plan reports on the object at path (every feature, lenient) into
  * reached[], indexed as the plan's table; --check -j reports the same. */
 static void collect_rules(const char *path, const char *base, bool *reached, size_t nr)
@@ -552,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_arena_not_pointer),
 		cmocka_unit_test(test_features_cli),
 		cmocka_unit_test(test_vv_plan),
+		cmocka_unit_test(test_actions_named),
 		cmocka_unit_test(test_every_rule_reached),
 	};
 

@@ -112,12 +112,28 @@ const char *cli_state_str(enum btf2btf_kfunc_state s)
  * returns. Formatted here, only when asked: a run without -vv formats
  * nothing per kfunc.
  */
+const char *cli_action_name(unsigned int bit, bool json)
+{
+	static const struct {
+		const char *json, *text;
+	} names[] = {
+		{ "add_impl", "add _impl" },			/* BTF2BTF_ACT_ADD_IMPL */
+		{ "use_legacy_impl", "use legacy _impl" },	/* BTF2BTF_ACT_USE_LEGACY */
+		{ "reduce_proto", "reduce proto" },		/* BTF2BTF_ACT_REDUCE_PROTO */
+		{ "move_param_tags", "move dropped params' tags" }, /* BTF2BTF_ACT_MOVE_TAGS */
+		{ "add_kfunc_tag", "add bpf_kfunc tag" },	/* BTF2BTF_ACT_KFUNC_TAG */
+		{ "add_fastcall_tag", "add bpf_fastcall tag" },	/* BTF2BTF_ACT_FASTCALL_TAG */
+		{ "arena_ret", "arena return" },		/* BTF2BTF_ACT_ARENA_RET */
+		{ "arena_args", "arena args" },			/* BTF2BTF_ACT_ARENA_ARGS */
+	};
+
+	if (bit >= ARRAY_SIZE(names))
+		return NULL;
+	return json ? names[bit].json : names[bit].text;
+}
+
 void cli_log_plan(const struct btf2btf *b, const char *path)
 {
-	static const char *const acts[] = { "add _impl", "use legacy _impl", "reduce proto",
-					    "move dropped params' tags", "add bpf_kfunc tag",
-					    "add bpf_fastcall tag", "arena return", "arena args" };
-
 	if (cli.verbose < 2)
 		return;
 	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++) {
@@ -130,10 +146,11 @@ void cli_log_plan(const struct btf2btf *b, const char *path)
 			return;
 		}
 		buf[0] = 0;
-		for (unsigned int a = 0; a < ARRAY_SIZE(acts) && len < sizeof(buf); a++) {
+		for (unsigned int a = 0; cli_action_name(a, false) && len < sizeof(buf); a++) {
 			if (!(kf->actions & (1U << a)))
 				continue;
-			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "", acts[a]);
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "",
+					cli_action_name(a, false));
 			if ((1U << a) == BTF2BTF_ACT_REDUCE_PROTO && len < sizeof(buf))
 				len += snprintf(buf + len, sizeof(buf) - len, " to %u params",
 						kf->reduced_params);

@@ -52,6 +52,9 @@ enum {
 int cli_open(const char *path, unsigned int how, struct btf2btf **b);
 /* "plain", "pending", "transformed", "legacy", "already_transformed" */
 const char *cli_state_str(enum btf2btf_kfunc_state s);
+/* Name of BTF2BTF_ACT_* bit number bit in JSON ("add_impl") or in text
+ * ("add _impl"); NULL past the last action. */
+const char *cli_action_name(unsigned int bit, bool json);
 /* -vv: the plan of every kfunc of b, one debug line each. */
 void cli_log_plan(const struct btf2btf *b, const char *path);
 

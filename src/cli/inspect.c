@@ -145,14 +145,10 @@ static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 
 static void actions_json(struct json *j, unsigned int actions)
 {
-	static const char *const names[] = { "add_impl", "use_legacy_impl", "reduce_proto",
-					     "move_param_tags", "add_kfunc_tag",
-					     "add_fastcall_tag", "arena_ret", "arena_args" };
-
 	json_start_array(j);
-	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (unsigned int i = 0; cli_action_name(i, true); i++)
 		if (actions & (1U << i))
-			json_string(j, names[i]);
+			json_string(j, cli_action_name(i, true));
 	json_end_array(j);
 }
 
