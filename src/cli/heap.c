@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The CLI's heap policy. btf2btf's cost on a big input is memory touched
- * for the first time: a page fault per 4 KB page. On the 2-core VM this
- * project is measured on, a fault costs 5-15 us (11,800 faults were most
- * of a 100,000-kfunc run, 2,900 most of a run on this machine's vmlinux
- * BTF; bench/README.md), so the heap a big input needs is reserved once and
- * marked MADV_HUGEPAGE: a fault per 2 MB, and fewer TLB misses.
+ * The CLI's heap policy. btf2btf's cost on a big input (a vmlinux, a
+ * module's base) is mostly memory touched for the first time, a page fault
+ * per 4 KB page, so the heap a big input needs is reserved once and marked
+ * MADV_HUGEPAGE: a fault per 2 MB, and fewer TLB misses (the figures that
+ * justify it, and what it costs in peak RSS, are in bench/README.md).
  *
  * Only memory touched becomes resident (a huge page at a time), so peak
  * RSS grows by at most the last, partly used, huge page of the region.
