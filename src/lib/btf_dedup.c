@@ -17,6 +17,7 @@
 
 #include "btf_post.h"
 #include "libbpf_compat.h"
+#include "name_index.h"
 
 /* Kinds btf__dedup() matches by content alone (its reference-type phase). */
 static bool hash_matched_kind(__u16 kind)
@@ -73,33 +74,18 @@ static const struct btf_type *type_of(const struct dedup *d, __u32 id)
 	return b2b_raw_any_type(&d->r, id);
 }
 
-/* Eight bytes at a time. */
-static __u32 str_hash(const char *s, __u32 h)
-{
-	size_t len = strlen(s);
-	__u64 x = h ^ len, v;
-
-	for (; len >= 8; len -= 8, s += 8) {
-		memcpy(&v, s, 8);
-		x = (x ^ v) * 0x9e3779b97f4a7c15ULL;
-		x ^= x >> 29;
-	}
-	v = 0;
-	memcpy(&v, s, len);
-	x = (x ^ v) * 0x9e3779b97f4a7c15ULL;
-	return (__u32)(x ^ (x >> 32));
-}
-
 static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t), h = 2166136261u;
 	__u16 kind = btf_kind(t);
+	const char *str;
 
 	for (__u32 i = 0; i < words; i++) {
 		switch (b2b_word_class(kind, i)) {
 		case B2B_W_STR:
-			h = str_hash(b2b_raw_str(&d->r, w[i]) ?: "", h) * 31;
+			str = b2b_raw_str(&d->r, w[i]) ?: "";
+			h = (h ^ b2b_hash_str(str, strlen(str))) * 16777619u;
 			break;
 		case B2B_W_REF:
 			h = (h ^ d->map[w[i]]) * 16777619u;
