@@ -185,6 +185,10 @@ if [ -n "${PRE:-}" ] && [ -f "$PRE" ]; then
 	row vmlinux-pre "btf2btf in place" "$W/vmlinux-pre.ip" "cp '$P' '$W/vmlinux-pre.ip'" \
 		"$B2B" -q "$W/vmlinux-pre.ip"
 	baselines vmlinux-pre "$P" "$P"
+	# --features=all and 7.3's resolve_btfids on the same object and its
+	# BTF written out raw, as 7.3's gen-btf.sh gives them X.BTF.1
+	"$PW" "$P" "$W/vmlinux-pre.BTF.1"
+	upstream vmlinux-pre "$W/vmlinux-pre.BTF.1" "$P"
 else
 	skip "6.12 .tmp_vmlinux1 before btf2btf" "needs a .tmp_vmlinux1 next to the kernel cache's vmlinux and pahole"
 fi
