@@ -323,15 +323,34 @@ uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p)
 
 struct sink {
 	int fd;
-	char *buf;
+	char *buf;	/* the image in memory; for a file, what is not written yet */
 	size_t len, cap;
 };
+
+/* A file sink gathers the small pieces (section headers, padding) into
+ * writes of up to this many bytes: a write() each cost more than the bytes. */
+#define SINK_BATCH	(64u << 10)
+
+static int sink_flush(struct sink *s)
+{
+	int err = 0;
+
+	if (s->fd >= 0 && s->len) {
+		err = b2b_write_all(s->fd, s->buf, s->len);
+		s->len = 0;
+	}
+	return err;
+}
 
 /* To the file, or appended to the image in memory. */
 static int sink_write(struct sink *s, const void *p, size_t len)
 {
-	if (s->fd >= 0)
-		return b2b_write_all(s->fd, p, len);
+	if (s->fd >= 0 && s->len + len > SINK_BATCH) {
+		int err = sink_flush(s);
+
+		if (err || len > SINK_BATCH)
+			return err ?: b2b_write_all(s->fd, p, len);
+	}
 	if (s->len + len > s->cap && b2b_grow((void **)&s->buf, &s->cap, s->len + len, 1))
 		return -ENOMEM;
 	if (len)
@@ -363,6 +382,10 @@ static int sink_copy(struct sink *s, struct b2b_elf *e, uint64_t off, uint64_t l
 		return sink_write(s, (char *)e->mem + off, len);
 	if (s->fd >= 0) {
 		loff_t in_off = off;
+		int err = sink_flush(s);
+
+		if (err)
+			return err;
 
 		while (len) {
 			ssize_t n = copy_file_range(e->fd, &in_off, s->fd, NULL, len, 0);
@@ -697,6 +720,8 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 		err = sink_zeros(&s, shoff - pos);
 	if (!err)
 		err = emit_headers(e, edits, nr, offs, names, shoff, &s, &ehdr_bytes, &ehdr_sz);
+	if (!err)
+		err = sink_flush(&s);
 	if (!err) {
 		if (out_fd >= 0) {
 			if (pwrite(out_fd, &ehdr_bytes, ehdr_sz, 0) != (ssize_t)ehdr_sz)
@@ -704,6 +729,10 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 		} else {
 			memcpy(s.buf, &ehdr_bytes, ehdr_sz);
 		}
+	}
+	if (out_fd >= 0) {
+		free(s.buf);
+		s.buf = NULL;
 	}
 	if (err) {
 		free(s.buf);
