@@ -216,21 +216,6 @@ static void want_key(struct base_index *x, __u32 key)
 	x->want[i] = key;
 }
 
-static int push_found(struct base_index *x, __u64 e, __u32 *cap)
-{
-	if (x->nr_found == *cap) {
-		__u32 n = *cap ? *cap * 2 : 256;
-		__u64 *p = b2b_realloc(x->found, (size_t)n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		x->found = p;
-		*cap = n;
-	}
-	x->found[x->nr_found++] = e;
-	return 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
@@ -255,7 +240,8 @@ static bool known_kind(const struct btf_type *t)
 static int scan_base(struct dedup *d)
 {
 	struct base_index *x = &d->base;
-	__u32 start = d->r.start_id, nr = 0, slots = 16, cap = 0;
+	__u32 start = d->r.start_id, nr = 0, slots = 16;
+	size_t cap = 0;
 	int err = 0;
 
 	if (start <= 1)
@@ -288,8 +274,11 @@ static int scan_base(struct dedup *d)
 		if (!known_kind(t) || !pair_wanted(x, pair_hash(d, t)))
 			continue;
 		key = base_key(d, t);
-		if (key_wanted(x, key))
-			err = push_found(x, (__u64)key << 32 | id, &cap);
+		if (!key_wanted(x, key))
+			continue;
+		err = b2b_grow((void **)&x->found, &cap, x->nr_found + 1, sizeof(*x->found));
+		if (!err)
+			x->found[x->nr_found++] = (__u64)key << 32 | id;
 	}
 	if (!err && x->nr_found)	/* qsort() takes no NULL, even for 0 items */
 		qsort(x->found, x->nr_found, sizeof(*x->found), cmp_u64);
@@ -342,6 +331,22 @@ static int index_base(struct dedup *d)
 	return 0;
 }
 
+/* The first of the n entries of a (key << 32 | id, sorted) with key >= key. */
+static __u32 first_of_key(const __u64 *a, __u32 n, __u32 key)
+{
+	__u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		__u32 mid = lo + (hi - lo) / 2;
+
+		if ((__u32)(a[mid] >> 32) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Entries [*lo, *hi) of the base types with this key. */
 static void base_range(struct dedup *d, __u32 key, const __u64 **lo, const __u64 **hi)
 {
@@ -354,17 +359,8 @@ static void base_range(struct dedup *d, __u32 key, const __u64 **lo, const __u64
 		*hi = x->ent + x->start[b + 1];
 		return;
 	}
-	/* the first entry of the key in the sorted found ones */
-	*lo = x->found;
-	*hi = x->found + x->nr_found;
-	while (*lo < *hi) {
-		const __u64 *mid = *lo + (*hi - *lo) / 2;
-
-		if ((__u32)(*mid >> 32) < key)
-			*lo = mid + 1;
-		else
-			*hi = mid;
-	}
+	/* from the first entry of the key in the sorted found ones */
+	*lo = x->found + first_of_key(x->found, x->nr_found, key);
 	*hi = x->found + x->nr_found;
 }
 
@@ -410,22 +406,6 @@ static __u32 home_slot(const struct dedup *d, __u32 h)
 	return (__u32)(((__u64)(h * 0x9e3779b1u) * d->nr_slots) >> 32);
 }
 
-/* The first of the own old types with hash h (d->nr_old if none). */
-static __u32 old_first(const struct dedup *d, __u32 h)
-{
-	__u32 lo = 0, hi = d->nr_old;
-
-	while (lo < hi) {
-		__u32 mid = lo + (hi - lo) / 2;
-
-		if ((__u32)(d->old[mid] >> 32) < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * *other: the type equal to candidate id, a base type, an own old type or
  * a candidate matched before, else 0 (and id joins the candidates). 1: two
@@ -443,7 +423,8 @@ static int lookup_or_add(struct dedup *d, __u32 id, __u32 *other)
 			return err;
 	}
 	h = hash_type(d, t);
-	for (i = old_first(d, h); i < d->nr_old && (__u32)(d->old[i] >> 32) == h; i++) {
+	for (i = first_of_key(d->old, d->nr_old, h);
+	     i < d->nr_old && (__u32)(d->old[i] >> 32) == h; i++) {
 		*other = (__u32)d->old[i];
 		if (equal_types(d, t, type_of(d, *other)))
 			return 0;
