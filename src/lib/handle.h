@@ -46,6 +46,8 @@ struct btf2btf {
  * what names them in messages. */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, const struct b2b_log *log);
+/* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
+const char *b2b_func_name(const struct btf *btf, __u32 id);
 /* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
  * same order: entry i is item i). */
 void b2b_kfunc_view_sync(struct btf2btf *b);

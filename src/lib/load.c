@@ -122,12 +122,11 @@ static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bo
 	return ret < 0 ? ret : own;
 }
 
-/* FUNC name of type id in the BTF or its base, NULL if none. */
-static const char *func_name(const struct btf2btf *b, __u32 id)
+const char *b2b_func_name(const struct btf *btf, __u32 id)
 {
-	const struct btf_type *t = id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, id) : NULL;
+	const struct btf_type *t = id < btf__type_cnt(btf) ? btf__type_by_id(btf, id) : NULL;
 
-	return t && btf_is_func(t) ? btf__name_by_offset(b->btf, t->name_off) : NULL;
+	return t && btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
 }
 
 /* Register every name a lookup will ask for, then find them all in one
@@ -148,7 +147,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const char *name = ent->name ? ent->name : func_name(b, ent->id);
+		const char *name = ent->name ? ent->name : b2b_func_name(b->btf, ent->id);
 		int want;
 
 		if (!name)
@@ -191,7 +190,7 @@ static const char *entry_func_name(void *ctx, size_t i)
 {
 	const struct btf2btf *b = ctx;
 
-	return func_name(b, b->kfuncs.entry_func[i]);
+	return b2b_func_name(b->btf, b->kfuncs.entry_func[i]);
 }
 
 /*
@@ -209,7 +208,7 @@ static int share_names(struct btf2btf *b)
 	if (err)
 		return b2b_errno(&b->log, err, "out of memory");
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		b->kfuncs.items[i].name = func_name(b, b->kfuncs.items[i].btf_id);
+		b->kfuncs.items[i].name = b2b_func_name(b->btf, b->kfuncs.items[i].btf_id);
 	return 0;
 }
 

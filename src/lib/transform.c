@@ -384,15 +384,6 @@ static void finish(struct tx *tx)
 	free(tx->new_impl);
 }
 
-/* The name of FUNC id in btf, NULL if id is no named FUNC. */
-static const char *func_name(const struct btf *btf, __u32 id)
-{
-	const struct btf_type *t = id && id < btf__type_cnt(btf) ? btf__type_by_id(btf, id) : NULL;
-	const char *name = t && btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
-
-	return name && *name ? name : NULL;
-}
-
 static __u32 mapped(const __u32 *map, __u32 nr, __u32 id)
 {
 	return map && id < nr ? map[id] : id;
@@ -401,29 +392,29 @@ static __u32 mapped(const __u32 *map, __u32 nr, __u32 id)
 /*
  * Without a base, the kfuncs' and set8 entries' names are their FUNCs' in
  * the BTF read (load.c share_names()), which the result replaces: each
- * moves to the same FUNC's name in the result. Every one has it (a FUNC
- * keeps its name through the edit and the passes, whatever its id):
- * checked here, before anything is committed. move: do it.
+ * moves to the same FUNC's name in the result. Every one has it, not
+ * empty (a FUNC keeps its name through the edit and the passes, whatever
+ * its id): checked here, before anything is committed. move: do it.
  */
 static bool move_names(struct btf2btf *b, const struct btf *result, const __u32 *map, __u32 nr,
 		       bool move)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
 		struct b2b_kfunc *k = &b->kfuncs.items[i];
-		const char *name = func_name(result, mapped(map, nr, k->btf_id));
+		const char *name = b2b_func_name(result, mapped(map, nr, k->btf_id));
 
-		if (!name)
+		if (!name || !*name)
 			return false;
 		if (move)
 			k->name = name;
 	}
 	for (size_t i = 0; i < b->ids.nr_entries; i++) {
 		struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const char *name = func_name(result, mapped(map, nr, b->kfuncs.entry_func[i]));
+		const char *name = b2b_func_name(result, mapped(map, nr, b->kfuncs.entry_func[i]));
 
 		if (!ent->name || !b->kfuncs.entry_func[i])
 			continue;	/* no FUNC: the entry's own copy */
-		if (!name)
+		if (!name || !*name)
 			return false;
 		if (move)
 			ent->name = name;
