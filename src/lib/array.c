@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Growable arrays: the one realloc-by-doubling every table here uses. */
+/* Growable arrays: the one realloc-by-doubling every table here uses, and
+ * the one search of a sorted uint32_t array. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,4 +24,19 @@ int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem)
 	*arr = p;
 	*cap = n;
 	return 0;
+}
+
+size_t b2b_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }

@@ -334,18 +334,11 @@ static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const cha
 
 static __u32 map_str(const struct new_strs *ns, __u32 ext_off)
 {
-	size_t lo = 0, hi = ns->nr;
+	size_t lo;
 
 	if (!ext_off)
 		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ns->ext_off[mid] < ext_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = b2b_lower_bound_u32(ns->ext_off, ns->nr, ext_off);
 	return lo < ns->nr && ns->ext_off[lo] == ext_off ? ns->final[lo] : UINT32_MAX;
 }
 

@@ -33,6 +33,8 @@ void b2b_warn(const struct b2b_log *log, const char *fmt, ...);
 /* Room for need elements of elem bytes in *arr (capacity *cap, doubled, at
  * least need): 0 or -ENOMEM, *arr untouched on failure. */
 int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem);
+/* The first index of a[0, n) (sorted ascending) holding key or more; n if none. */
+size_t b2b_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
 
 /*
  * Fault injection (test builds, -DBTF2BTF_FAULT_INJECTION): b2b_fault_nomem()

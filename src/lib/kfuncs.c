@@ -84,16 +84,8 @@ void b2b_tag_index_free(struct b2b_tag_index *idx)
 
 size_t b2b_tag_index_find(const struct b2b_tag_index *idx, __u32 target, size_t *first)
 {
-	size_t lo = 0, hi = idx->nr, end;
+	size_t lo = b2b_lower_bound_u32(idx->targets, idx->nr, target), end;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (idx->targets[mid] < target)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (end = lo; end < idx->nr && idx->targets[end] == target; end++)
 		;
 	*first = lo;
