@@ -32,8 +32,8 @@ OBJ=$KCACHE/build
 GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
-BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}" 2>/dev/null || echo "${BTF2BTF:-build/btf2btf}")
-ADAPTER=$(realpath "${PAHOLE_ADAPTER:-build/pahole}" 2>/dev/null || echo "${PAHOLE_ADAPTER:-build/pahole}")
+BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 TESTMOD=$SRC/tools/testing/selftests/bpf/bpf_testmod
 

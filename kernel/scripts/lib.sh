@@ -10,6 +10,10 @@ die() { printf '%s: error: %s\n' "${KTEST_NAME:-ktest}" "$*" >&2; exit 1; }
 # a cache key computed from a file a fresh clone lacks did): name it
 trap 'printf "%s: error: line %s: %s exited %s\n" "${KTEST_NAME:-ktest}" "$LINENO" "$BASH_COMMAND" "$?" >&2' ERR
 
+# tool_path VALUE DEFAULT: VALUE (DEFAULT when empty) made absolute when it
+# exists, as the steps run it from other directories
+tool_path() { realpath "${1:-$2}" 2>/dev/null || echo "${1:-$2}"; }
+
 hash_files() {
 	# hash of the names and contents of the given files, in order
 	local f
