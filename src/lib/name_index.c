@@ -120,21 +120,6 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borro
 	return slot->want;
 }
 
-static void scan_hit(struct b2b_name_index *idx, __u32 id, const struct btf_type *t,
-		     const char *name, size_t len)
-{
-	const struct b2b_name_slot *slot = slot_of(idx, name, len, b2b_hash_str(name, len));
-	struct b2b_name_want *w;
-
-	if (!slot->want)
-		return;
-	w = &idx->want[slot->want - 1];
-	if (!w->any_id)
-		w->any_id = id;
-	if (!w->func_id && btf_is_func(t))
-		w->func_id = id;
-}
-
 /* One pass over the types, in ascending ids: the first type of a name and
  * kind seen is the lowest. */
 void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
@@ -147,13 +132,19 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 	for (__u32 id = base ? btf__type_cnt(base) : 1; id < cnt; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-		size_t len;
+		struct b2b_name_want *w;
+		int want;
 
 		if (!name || !*name)
 			continue;
-		len = strlen(name);
-		if (filter_has(idx, name, len))
-			scan_hit(idx, id, t, name, len);
+		want = b2b_name_index_number(idx, name, strlen(name));
+		if (!want)
+			continue;
+		w = &idx->want[want - 1];
+		if (!w->any_id)
+			w->any_id = id;
+		if (!w->func_id && btf_is_func(t))
+			w->func_id = id;
 	}
 }
 
