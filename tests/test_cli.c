@@ -254,9 +254,9 @@ static void test_stdout_failure(void **state)
 		assert_non_null(strstr(r.err, "cannot write to standard output"));
 		th_run_free(&r);
 	}
-	/* a diff too */
+	/* a diff too: trouble is 2 there, as diff(1)'s */
 	th_sh(&r, "%s --diff %s %s > /dev/full", getenv("BTF2BTF"), obj, obj);
-	assert_int_equal(r.status, 1);
+	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "cannot write to standard output"));
 	th_run_free(&r);
 	th_cleanup();
@@ -574,6 +574,170 @@ static void test_elf_copy(void **state)
 	th_cleanup();
 }
 
+/* written says whether a file was written: -o writes its file even when
+ * the BTF is unchanged. */
+static void test_written_means_written(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	const char *out = th_path("out.btf");
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", obj, NULL });	/* transformed in place */
+	th_run_free(&r);
+	th_sh(&r, "%s -q -j -o %s %s | jq -r '[.changed, .written] | @tsv'", th_cli(), out, obj);
+	assert_string_equal(r.out, "false\ttrue\n");
+	th_run_free(&r);
+	assert_true(access(out, F_OK) == 0);
+	run_ok(&r, (const char *[]){ "btf2btf", "-o", out, obj, NULL });
+	assert_non_null(strstr(r.out, "; unchanged; written to "));
+	th_run_free(&r);
+	th_sh(&r, "%s -j %s | jq -r '[.changed, .written] | @tsv'", th_cli(), obj);
+	assert_string_equal(r.out, "false\tfalse\n");	/* in place: nothing to write */
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* A reader that goes away mid-batch: no error, the run ends by SIGPIPE
+ * as cat's, and every object was still done. */
+static void test_batch_closed_pipe_quiet(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *a = strdup(th_copy_fixture("split.o.ko", "a.ko"));
+	char *b = strdup(th_copy_fixture("split.o.ko", "b.ko"));
+	struct run r;
+
+	(void)state;
+	th_sh(&r, "(sleep 0.3; %s -B %s %s %s; echo \"exit $?\" >&2) | head -c 0", th_cli(),
+	      base, a, b);
+	assert_string_equal(r.err, "exit 141\n");
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-B", base, b, NULL });
+	assert_non_null(strstr(r.out, "2 already transformed; unchanged"));
+	th_run_free(&r);
+	/* the views too, and with -j */
+	th_sh(&r, "(sleep 0.3; %s --kfuncs -B %s %s %s; echo \"exit $?\" >&2) | head -c 0",
+	      th_cli(), base, a, b);
+	assert_string_equal(r.err, "exit 141\n");
+	th_run_free(&r);
+	free(a);
+	free(b);
+	th_cleanup();
+}
+
+/* -j: exactly one document on stdout, failures inside it and not on stderr. */
+static void test_json_one_document(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *a = strdup(th_copy_fixture("split.o.ko", "a.ko"));
+	char *bad = strdup(th_path("bad.ko"));
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	th_copy(th_fixture("basic.o"), bad);
+	th_sh(&r, "echo junk > %s", bad);
+	th_run_free(&r);
+	for (int m = 0; m < 3; m++) {
+		static const char *const mode[] = { "", "--kfuncs", "--check" };
+		static const char *const name[] = { "transform", "kfuncs", "check" };
+		char want[128];
+
+		th_sh(&r, "%s -j %s -B %s %s %s 2> %s.err | jq -sc '[length, .[0].version, "
+		      ".[0].mode, (.[0].objects | length), .[0].objects[1].file, "
+		      ".[0].tally.objects, .[0].tally.failed]'; cat %s.err", th_cli(), mode[m], base,
+		      a, bad, bad, bad);
+		snprintf(want, sizeof(want), "[1,1,\"%s\",2,\"%s\",2,1]\n", name[m], bad);
+		assert_string_equal(r.out, want);
+		th_run_free(&r);
+	}
+	/* one object keeps its shape; its error is not said twice */
+	th_sh(&r, "%s -j %s", th_cli(), bad);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "{\"error\":"));
+	th_run_free(&r);
+	free(a);
+	free(bad);
+	th_cleanup();
+}
+
+/* --diff exits as diff(1) and cmp: 0 same, 1 different, 2 trouble. */
+static void test_diff_exit_status(void **state)
+{
+	const char *old = th_fixture("kfuncs.gcc.o");
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	const char *basic = th_fixture("basic.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", obj, NULL });
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, old, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, obj, NULL });
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, th_path("missing.o"), NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", old, obj, NULL });
+	assert_int_equal(r.status, 0);	/* BPF sees the same kfuncs */
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", basic, old, NULL });
+	assert_int_equal(r.status, 1);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", basic, th_path("missing.o"), NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --check and --kfuncs over several objects, with a final tally. */
+static void test_views_many_objects(void **state)
+{
+	const char *zoo = th_path("zoo.o");
+	const char *basic = th_fixture("basic.o");
+	struct run r;
+
+	(void)state;
+	assert_int_equal(fx_make_named("lint-zoo", zoo), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", basic, zoo, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "zoo.o: error: set8-conflict"));
+	assert_non_null(strstr(r.out, "check: 2 objects: 0 clean, 1 with errors, 0 failed; 3 errors, 10 warnings\n"));
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--kfuncs", basic, zoo, NULL });
+	assert_non_null(strstr(r.out, "==> "));
+	assert_non_null(strstr(r.out, "kfuncs: 2 objects, 18 kfuncs, 0 failed\n"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* -v on raw BTF says nothing false: it has no set8s for a tagged kfunc to be in. */
+static void test_verbose_raw_btf_honest(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.clang.o", "c.o");
+	const char *raw = th_path("c.btf");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, obj, NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-v", "-n", raw, NULL });
+	assert_null(strstr(r.err, "in no set8"));
+	th_run_free(&r);
+	/* an object with set8s still gets it said (lint-zoo's bpf_tagged_only) */
+	assert_int_equal(fx_make_named("lint-zoo", th_path("zoo.o")), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "-v", "-n", th_path("zoo.o"), NULL });
+	assert_non_null(strstr(r.err, "bpf_tagged_only has a bpf_kfunc decl tag but is in no set8"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +765,12 @@ int main(void)
 		cmocka_unit_test(test_dropped_param_warned),
 		cmocka_unit_test(test_many_objects),
 		cmocka_unit_test(test_elf_copy),
+		cmocka_unit_test(test_written_means_written),
+		cmocka_unit_test(test_batch_closed_pipe_quiet),
+		cmocka_unit_test(test_json_one_document),
+		cmocka_unit_test(test_diff_exit_status),
+		cmocka_unit_test(test_views_many_objects),
+		cmocka_unit_test(test_verbose_raw_btf_honest),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -189,59 +189,57 @@ static void print_text(const struct krow *rows, size_t nr)
 static void print_json(const struct btf2btf *b, const struct krow *rows, size_t nr,
 		       bool transformed)
 {
-	const struct cli_opts *o = cli_opts();
-	struct json j;
+	struct json *j = cli_json_record();
 
-	json_init(&j, stdout, o->pretty);
-	json_start_object(&j);
-	json_string_field(&j, "file", btf2btf__path(b));
-	json_bool_field(&j, "after_transform", transformed);
-	json_key(&j, "kfuncs");
-	json_start_array(&j);
+	json_start_object(j);
+	json_string_field(j, "file", btf2btf__path(b));
+	json_bool_field(j, "after_transform", transformed);
+	json_key(j, "kfuncs");
+	json_start_array(j);
 	for (size_t i = 0; i < nr; i++) {
 		const struct krow *r = &rows[i];
 
-		json_start_object(&j);
-		json_uint_field(&j, "id", r->k->btf_id);
-		json_string_field(&j, "name", r->k->name);
-		json_key(&j, "found_by");
-		inspect_found_json(&j, r->k->found_by);
-		json_key(&j, "sets");
-		inspect_list_json(&j, r->k->sets, ',');
-		json_uint_field(&j, "flags", r->k->flags);
-		json_key(&j, "flag_names");
-		inspect_flags_json(&j, r->flags);
-		json_bool_field(&j, "implicit_args", r->implicit);
-		json_string_field(&j, "state", r->state);
-		json_string_field(&j, "planned", r->planned);
-		json_key(&j, "actions");
-		actions_json(&j, r->k->actions);
-		json_uint_field(&j, "reduced_params", r->k->reduced_params);
-		json_uint_field(&j, "problems", r->k->problems);
-		json_uint_field(&j, "type_id", r->type_id);
-		json_string_field(&j, "proto", r->proto);
-		json_string_field(&j, "bpf_proto", r->bpf_proto);
-		json_key(&j, "implicit_arg");
+		json_start_object(j);
+		json_uint_field(j, "id", r->k->btf_id);
+		json_string_field(j, "name", r->k->name);
+		json_key(j, "found_by");
+		inspect_found_json(j, r->k->found_by);
+		json_key(j, "sets");
+		inspect_list_json(j, r->k->sets, ',');
+		json_uint_field(j, "flags", r->k->flags);
+		json_key(j, "flag_names");
+		inspect_flags_json(j, r->flags);
+		json_bool_field(j, "implicit_args", r->implicit);
+		json_string_field(j, "state", r->state);
+		json_string_field(j, "planned", r->planned);
+		json_key(j, "actions");
+		actions_json(j, r->k->actions);
+		json_uint_field(j, "reduced_params", r->k->reduced_params);
+		json_uint_field(j, "problems", r->k->problems);
+		json_uint_field(j, "type_id", r->type_id);
+		json_string_field(j, "proto", r->proto);
+		json_string_field(j, "bpf_proto", r->bpf_proto);
+		json_key(j, "implicit_arg");
 		if (r->implicit && r->k->implicit_arg >= 0)
-			json_int(&j, r->k->implicit_arg);
+			json_int(j, r->k->implicit_arg);
 		else
-			json_null(&j);
-		json_key(&j, "impl_id");
+			json_null(j);
+		json_key(j, "impl_id");
 		if (r->implicit && r->k->impl_id)
-			json_uint(&j, r->k->impl_id);
+			json_uint(j, r->k->impl_id);
 		else
-			json_null(&j);
-		json_key(&j, "impl_name");
+			json_null(j);
+		json_key(j, "impl_name");
 		if (r->implicit)
-			json_string(&j, r->k->impl_name);
+			json_string(j, r->k->impl_name);
 		else
-			json_null(&j);
-		json_bool_field(&j, "impl_legacy", r->k->actions & BTF2BTF_ACT_USE_LEGACY);
-		json_end_object(&j);
+			json_null(j);
+		json_bool_field(j, "impl_legacy", r->k->actions & BTF2BTF_ACT_USE_LEGACY);
+		json_end_object(j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	json_end_array(j);
+	json_end_object(j);
+	cli_json_done(j);
 }
 
 int cli_kfuncs(const char *path)
@@ -273,6 +271,7 @@ int cli_kfuncs(const char *path)
 		err = rows[i].k ? fill_row(&rows[i], btf2btf__btf(b), o->transform) : -errno;
 	}
 	if (!err) {
+		cli_tally()->kfuncs += nr;
 		if (o->json)
 			print_json(b, rows, nr, o->transform);
 		else

@@ -244,7 +244,7 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 	struct kside o = { 0 }, n = { 0 };
 	struct pair *p[C_NR] = { 0 };
 	size_t nr[C_NR];
-	int ret = 1;
+	int ret = cli_opts()->fail_status;
 
 	if (load_side(&o, old_path) || load_side(&n, new_path))
 		goto out;
@@ -256,7 +256,10 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 		print_json(&o, &n, p, nr);
 	else
 		print_text(&o, &n, p, nr);
+	/* as diff(1): 1 when they differ */
 	ret = 0;
+	for (int c = 0; c < C_NR; c++)
+		ret |= nr[c] > 0;
 out:
 	for (int c = 0; c < C_NR; c++)
 		free(p[c]);

@@ -29,39 +29,41 @@ static void print_json(const char *path, const struct btf2btf *b, bool set8s,
 		       unsigned int errors, unsigned int warnings)
 {
 	size_t nr = btf2btf__problem_cnt(b);
-	struct json j;
+	struct json *j = cli_json_record();
 
-	json_init(&j, stdout, cli_opts()->pretty);
-	json_start_object(&j);
-	json_string_field(&j, "file", path);
-	json_bool_field(&j, "clean", set8s && !errors && !warnings);
-	json_bool_field(&j, "set8s_seen", set8s);
-	if (!set8s)
-		json_string_field(&j, "note", NO_SET8_NOTE);
-	json_uint_field(&j, "errors", errors);
-	json_uint_field(&j, "warnings", warnings);
-	json_key(&j, "problems");
-	json_start_array(&j);
+	json_start_object(j);
+	json_string_field(j, "file", path);
+	json_bool_field(j, "clean", set8s && !errors && !warnings);
+	json_bool_field(j, "set8s_seen", set8s);
+	json_key(j, "note");	/* always there, as every key: null when set8s were seen */
+	if (set8s)
+		json_null(j);
+	else
+		json_string(j, NO_SET8_NOTE);
+	json_uint_field(j, "errors", errors);
+	json_uint_field(j, "warnings", warnings);
+	json_key(j, "problems");
+	json_start_array(j);
 	for (size_t i = 0; i < nr; i++) {
 		const struct btf2btf_problem *p = btf2btf__problem(b, i);
 
 		if (!inspect_problem_shown(p, set8s))
 			continue;
-		json_start_object(&j);
-		json_string_field(&j, "rule", p->rule);
-		json_string_field(&j, "severity", severity_str(p->severity));
-		json_string_field(&j, "name", p->name);
-		json_key(&j, "id");
+		json_start_object(j);
+		json_string_field(j, "rule", p->rule);
+		json_string_field(j, "severity", severity_str(p->severity));
+		json_string_field(j, "name", p->name);
+		json_key(j, "id");
 		if (p->id)
-			json_uint(&j, p->id);
+			json_uint(j, p->id);
 		else
-			json_null(&j);
-		json_string_field(&j, "detail", p->message);
-		json_end_object(&j);
+			json_null(j);
+		json_string_field(j, "detail", p->message);
+		json_end_object(j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	json_end_array(j);
+	json_end_object(j);
+	cli_json_done(j);
 }
 
 int cli_check(const char *path)
@@ -89,6 +91,10 @@ int cli_check(const char *path)
 			printf("%s: %s: %s: %s\n", path, severity_str(p->severity), p->rule,
 			       p->message);
 	}
+	cli_tally()->errors += errors;
+	cli_tally()->warnings += warnings;
+	cli_tally()->with_errors += errors > 0;
+	cli_tally()->clean += set8s && !errors && !warnings;
 	if (o->json)
 		print_json(path, b, set8s, errors, warnings);
 	else if (!set8s)

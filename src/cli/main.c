@@ -4,11 +4,13 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btf2btf.h"
 #include "cli.h"
@@ -215,8 +217,9 @@ static int run_transform(const char *path)
 		btf2btf__close(b);
 		return cli_fail(path, err);
 	}
-	/* with -o - standard output holds the BTF: the summary is left out */
-	if (o->verbose >= 0 && !(o->output && !strcmp(o->output, "-")))
+	/* with -o - standard output holds the BTF: the summary is left out;
+	 * with -j it is the run's JSON document, which -q does not drop */
+	if ((o->verbose >= 0 || o->json) && !(o->output && !strcmp(o->output, "-")))
 		cli_print_summary(b);
 	btf2btf__close(b);
 	return 0;
@@ -324,9 +327,21 @@ static int check_usage(int mode, unsigned int given)
 	return 0;
 }
 
+/* Whether standard output is a pipe or socket whose reader went away:
+ * errno is long gone when a buffered write failed in the middle of a
+ * printf(), the descriptor still says it. */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 /* Output that did not reach stdout (a full disk) is a failure like any
- * other: say so and exit 1. A reader that went away (`| head`) ends the
- * run as it ends cat: by SIGPIPE, quietly. */
+ * other: say so and exit 1 (2 with --diff). A reader that went away (`|
+ * head`) ends the run as it ends cat: by SIGPIPE, quietly, in every mode;
+ * the work was done (every object of a batch; the reader only misses the
+ * report), and a failure of it keeps its own status. */
 static int finish_stdout(int rc)
 {
 	const struct cli_opts *o = cli_opts();
@@ -335,13 +350,20 @@ static int finish_stdout(int rc)
 		cli_json_error();
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		if (errno == EPIPE) {
+		if (errno == EPIPE || stdout_reader_gone()) {
+			if (rc)
+				return rc;
 			signal(SIGPIPE, SIG_DFL);
 			raise(SIGPIPE);
 		}
-		cli_error("cannot write to standard output: %s",
-			  errno ? strerror(errno) : "I/O error");
-		return 1;
+		/* a JSON error object could not reach stdout either */
+		if (o->json)
+			fprintf(stderr, "btf2btf: error: cannot write to standard output: %s\n",
+				errno ? strerror(errno) : "I/O error");
+		else
+			cli_error("cannot write to standard output: %s",
+				  errno ? strerror(errno) : "I/O error");
+		return rc > o->fail_status ? rc : o->fail_status;
 	}
 	return rc;
 }
@@ -362,50 +384,13 @@ static int bad_option(int opt, char **argv)
 	return 2;
 }
 
-/*
- * Many objects (modules on one base): the base is read once, each object
- * gets its line, a failed one is left as it was and the others go on; the
- * worst status is the run's.
- */
-static int run_transforms(int nr, char **paths)
-{
-	struct cli_opts *o = cli_opts();
-	struct btf *base = NULL;
-	int rc = 0;
-
-	if (nr > 1 && o->output) {
-		cli_error("-o names one output: give one object");
-		return 2;
-	}
-	if (nr > 1 && o->btf_path) {
-		cli_error("--btf names the BTF of one object: give one object");
-		return 2;
-	}
-	if (nr > 1 && o->base_path) {
-		BTF2BTF_OPTS(opts, .log = cli_log_cb);
-		int err = btf2btf__load_base(o->base_path, &opts, &base);
-
-		if (err)
-			return cli_fail(o->base_path, err);
-		o->base_btf = base;
-	}
-	for (int i = 0; i < nr; i++) {
-		int one;
-
-		o->errors = 0;	/* cli_fail() speaks for this object only */
-		one = run_transform(paths[i]);
-		fflush(stdout);	/* each object's line as it is done */
-		if (one > rc)
-			rc = one;
-	}
-	o->base_btf = NULL;
-	btf__free(base);
-	return rc;
-}
-
 static int run(int mode, int argc, char **argv)
 {
+	const struct cli_opts *o = cli_opts();
+	int nr;
+
 	if (mode == OPT_DIFF) {
+		/* as diff(1) and cmp: 0 same, 1 different, 2 trouble */
 		if (argc - optind != 2) {
 			cli_error("--diff needs two files, OLD and NEW");
 			return 2;
@@ -417,17 +402,25 @@ static int run(int mode, int argc, char **argv)
 		cli_error("no object file given (try --help)");
 		return 2;
 	}
-	if (!mode)
-		return run_transforms(argc - optind, argv + optind);
-	if (argc - optind != 1) {
-		cli_error("one object file at a time with --dump, --kfuncs and --check (try --help)");
+	nr = argc - optind;
+	if (nr > 1 && o->output) {
+		cli_error("-o names one output: give one object");
+		return 2;
+	}
+	if (nr > 1 && o->btf_path) {
+		cli_error("--btf names the BTF of one object: give one object");
 		return 2;
 	}
 	switch (mode) {
-	case OPT_DUMP: return run_dump(argv[optind]);
-	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
-	case OPT_CHECK: return cli_check(argv[optind]);
-	default: return 2;	/* the transform is handled above */
+	case 0: return cli_run_each("transform", nr, argv + optind, run_transform);
+	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
+	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
+	case OPT_DUMP:
+		if (nr == 1)
+			return run_dump(argv[optind]);
+		cli_error("one object file at a time with --dump (try --help)");
+		return 2;
+	default: return 2;
 	}
 }
 
@@ -508,6 +501,8 @@ int main(int argc, char **argv)
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);
+	if (mode == OPT_DIFF)
+		o->fail_status = 2;
 	/* --features as pahole's --btf_features: the names given, nothing else */
 	if (given & (GIVEN_FEATURES | GIVEN_ADD_TAGS))
 		o->features = (given & GIVEN_FEATURES ? feats : BTF2BTF_FEATS_DEFAULT) |

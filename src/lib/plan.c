@@ -640,6 +640,10 @@ static void plan_kfunc(struct planner *p, struct b2b_kfunc *kf)
 	unsigned int feat = p->plan->features;
 
 	if (!(kf->found_by & BTF2BTF_FOUND_SET8)) {
+		/* no .BTF_ids at all (raw BTF, a stripped object): there is no
+		 * set8 to be in, and nothing true to say */
+		if (!p->in->ids || !p->in->ids->nr_entries)
+			return;
 		if (!*kf->sets)
 			problem(p, R_TAG_NOT_IN_SET, kf->name, kf->btf_id,
 				"%s has a bpf_kfunc decl tag but is in no set8: no program can call it",
