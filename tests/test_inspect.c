@@ -1299,7 +1299,7 @@ static void diff_fixture(const char *fixture)
 	ocnt = btf__type_cnt(ob) - 1;
 	ncnt = btf__type_cnt(nb) - 1;
 
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", old, new, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", old, new, NULL });
 	assert_string_equal(r.err, "");
 	/* the prototypes --kfuncs announced are the ones --diff sees change */
 	run_cli(&k, 0, (const char *[]){ "btf2btf", "--kfuncs", old, NULL });
@@ -1433,7 +1433,7 @@ static void diff_fixture(const char *fixture)
 	}
 
 	/* JSON: the same, field by field */
-	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", old, new, NULL });
+	run_cli(&j, 1, (const char *[]){ "btf2btf", "--diff", "-j", old, new, NULL });
 	assert_one_object(j.out);
 	tsv = jq(j.out, "[.old.file, .old.types, .new.file, .new.types, (.types_added|length), "
 			"(.types_changed|length), (.types_removed|length), (.funcs_added|length), "
@@ -1502,10 +1502,10 @@ static void diff_fixture(const char *fixture)
 	th_run_free(&j);
 
 	/* raw BTF on either side: the same differences */
-	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", old, raw, NULL });
+	run_cli(&j, 1, (const char *[]){ "btf2btf", "--diff", old, raw, NULL });
 	assert_string_equal(strchr(strchr(j.out, '\n') + 1, '\n'), strchr(strchr(r.out, '\n') + 1, '\n'));
 	th_run_free(&j);
-	/* a file against itself: nothing */
+	/* a file against itself: nothing (exit 0, as diff(1)) */
 	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", new, raw, NULL });
 	tsv = jq(j.out, "[.types_added, .types_changed, .types_removed, .funcs_added, "
 			".funcs_removed, .protos_changed] | map(length) | add");
@@ -1513,7 +1513,7 @@ static void diff_fixture(const char *fixture)
 	free(tsv);
 	th_run_free(&j);
 	/* NEW -> OLD: removed, reversed */
-	run_cli(&j, 0, (const char *[]){ "btf2btf", "--diff", "-j", new, old, NULL });
+	run_cli(&j, 1, (const char *[]){ "btf2btf", "--diff", "-j", new, old, NULL });
 	tsv = jq(j.out, "[(.types_added|length), (.types_removed|length), (.funcs_removed|length), "
 			"(.protos_changed|length)] | @tsv");
 	want = xfmt("%zu\t%zu\t%zu\t%zu\n", nremoved, nadded, nimpl, nproto);
@@ -1620,7 +1620,7 @@ static void diff_sorted(const char *fixture)
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", "--features=implicit_args,dedup,sort", "-o",
 					 moved, old, NULL });
 	th_run_free(&r);
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", old, moved, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", "-j", old, moved, NULL });
 	tsv = jq(r.out, ".funcs_added | map(.name) | sort | join(\",\")");
 	want = joined(impls, nimpl);
 	assert_string_equal(tsv, want);
@@ -1758,14 +1758,14 @@ static void test_diff_anon(void **state)
 	/* the struct at outer.s changed, and nothing else (outer's member
 	 * still points at the anonymous struct it used) */
 	write_anon(b, shuffled, true);
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", a, b, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", "-j", a, b, NULL });
 	tsv = jq(r.out, "[(.types_added|length), (.types_removed|length), (.types_changed|length), "
 			".types_changed[0].old_id, .types_changed[0].id, .types_changed[0].kind, "
 			".types_changed[0].name] | @tsv");
 	assert_string_equal(tsv, "0\t0\t1\t4\t5\tSTRUCT\t(anon)\n");
 	free(tsv);
 	th_run_free(&r);
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", a, b, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", a, b, NULL });
 	assert_non_null(strstr(r.out, "types changed: 1\n"
 				      "-[4] STRUCT '(anon)' size=4 vlen=1\n-\t'x' type_id=1 bits_offset=0\n"
 				      "+[5] STRUCT '(anon)' size=4 vlen=1\n+\t'w' type_id=4 bits_offset=0\n"));
@@ -1786,7 +1786,7 @@ static void test_diff_split(void **state)
 	th_copy(mod, old);
 	run_cli(&r, 0, (const char *[]){ "btf2btf", "-q", "--btf-base", base, mod, NULL });
 	th_run_free(&r);
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "-j", "--btf-base", base, old, mod, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", "-j", "--btf-base", base, old, mod, NULL });
 	tsv = jq(r.out, "[(.types_changed|length), (.funcs_added|map(.name)|join(\",\")), "
 			"(.protos_changed|map(.name)|join(\",\")), (.types_added[0].id > 1), "
 			"(.old.base_types > 0), (.old.base_types == .new.base_types), "
@@ -1796,7 +1796,7 @@ static void test_diff_split(void **state)
 	free(tsv);
 	th_run_free(&r);
 	/* without the base a split BTF cannot be read: one error, one hint */
-	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", old, mod, NULL });
+	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", old, mod, NULL });
 	assert_string_equal(r.out, "");
 	assert_int_equal(th_count_lines(r.err), 2);
 	assert_non_null(strstr(r.err, "btf2btf: hint: a module's .BTF is split BTF: give its base, --btf-base vmlinux"));
@@ -1817,7 +1817,7 @@ static void test_diff_usage(void **state)
 	th_run_free(&r);
 	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", "--btf", o, o, o, NULL });
 	th_run_free(&r);
-	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", o, "/nonexistent", NULL });
+	run_cli(&r, 2, (const char *[]){ "btf2btf", "--diff", o, "/nonexistent", NULL });
 	assert_string_equal(r.out, "");
 	assert_non_null(strstr(r.err, "btf2btf: error: /nonexistent: "));
 	th_run_free(&r);
@@ -1892,7 +1892,7 @@ static void test_diff_kfuncs(void **state)
 	struct run r;
 
 	(void)state;
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--diff", "--kfuncs", o, n, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--diff", "--kfuncs", o, n, NULL });
 	assert_non_null(strstr(r.out, "kfuncs added: 2\n+int bpf_leg(int a0)  KF_ACQUIRE|KF_IMPLICIT_ARGS\n"
 				      "+int bpf_new(void *a0)  KF_SLEEPABLE\n"));
 	assert_non_null(strstr(r.out, "kfuncs removed: 2\n-int bpf_gone(int a0)  -\n"
@@ -1909,7 +1909,7 @@ static void test_diff_kfuncs(void **state)
 	assert_null(strstr(r.out, "bpf_same"));
 	th_run_free(&r);
 	/* the same in JSON, either order of the options */
-	run_cli(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "--diff", "-j", o, n, NULL });
+	run_cli(&r, 1, (const char *[]){ "btf2btf", "--kfuncs", "--diff", "-j", o, n, NULL });
 	tsv = jq(r.out, "[(.added|map(.name)|join(\",\")), (.removed|map(.name)|join(\",\")), "
 			"(.moved_to_implicit_args|map(.name + \":\" + (.old_name // \"\"))|join(\",\")), "
 			"(.moved_to_implicit_args[1].new.proto), (.flags_changed|length), "
