@@ -84,6 +84,7 @@ TCLI_OBJS	:= $(addprefix $(BUILD)/tobj/,$(CLI_SRCS:.c=.o))
 
 BTF2BTF_BIN	:= $(BUILD)/btf2btf
 BTF2BTF_TEST_BIN := $(BUILD)/btf2btf-test
+ADAPTER		:= $(BUILD)/lib/btf2btf/pahole
 STATIC_LIB	:= $(BUILD)/libbtf2btf.a
 SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
 # Exported symbols, each in the version node of the release that added it.
@@ -96,7 +97,7 @@ MAKEFLAGS	+= --no-builtin-rules
 .PHONY: all check demo install clean fixtures bench fuzz check-valgrind
 .DEFAULT_GOAL := all
 
-all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/pahole
+all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(ADAPTER)
 
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
 # bpftool do; the CLI sees only include/btf2btf.h of the library. Header
@@ -124,9 +125,13 @@ $(BTF2BTF_BIN): $(CLI_OBJS) $(STATIC_LIB)
 	$(LINK) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
 $(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
 	$(LINK) -o $@ $^ $(LIBS)
-# the Kbuild adapter, pointing at the btf2btf next to it (make install
-# writes one pointing at $(BINDIR)/btf2btf)
-$(BUILD)/pahole: src/adapter/pahole.sh | $(BUILD)/obj
+# the Kbuild adapter, pointing at the btf2btf of this build (make install
+# writes one pointing at $(BINDIR)/btf2btf); under lib/btf2btf as installed,
+# not in build/ itself, which users put on PATH for btf2btf: there it would
+# stand in for pahole in every build on the machine
+$(ADAPTER): src/adapter/pahole.sh
+	@mkdir -p $(@D)
+	rm -f $(BUILD)/pahole	# where earlier trees built it
 	sed 's|@BTF2BTF@|$(abspath $(BTF2BTF_BIN))|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 include fixtures/fixtures.mk

@@ -34,8 +34,8 @@ check-cli-symbols: $(CLI_OBJS)
 	if [ -n "$$bad" ]; then echo "check-cli-symbols: the CLI defines library-internal symbols: $$bad"; exit 1; fi; \
 	echo "check-cli-symbols: $(words $(CLI_OBJS)) CLI objects define no b2b_ symbol"
 # The Kbuild pahole adapter against the real pahole (needs pahole, clang, bpftool)
-check-adapter: $(BUILD)/pahole $(BTF2BTF_BIN)
-	ADAPTER=$(abspath $(BUILD)/pahole) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
+check-adapter: $(ADAPTER) $(BTF2BTF_BIN)
+	ADAPTER=$(abspath $(ADAPTER)) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
 check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
 check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api

@@ -13,7 +13,7 @@
 #                               guest|boot|negative|uaf|oracle|btf|check-patches]
 #
 # btf = negative + uaf + oracle (.ci/run); all = btf + boot. Environment: PAHOLE_ADAPTER (default
-# build/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
+# build/lib/btf2btf/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
 # KCACHE (default /var/cache/btf2btf/kernel-7.2), JOBS, QEMU_TIMEOUT (s), QEMU_SMP
 # (default 3), QEMU_ACCEL (default tcg,thread=single), CLANG.
 # Every step is cached under $KCACHE with a stamp holding the hash of its
@@ -40,7 +40,7 @@ SCX=$KCACHE/sched_ext
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
-ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/lib/btf2btf/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-900}
 CLANG=${CLANG:-clang-19}
 SELFTESTS=tools/testing/selftests/bpf

@@ -14,7 +14,7 @@
 #
 # all = boot + differential + failstop + adapter. Environment: BTF2BTF (path of the
 # btf2btf binary, default build/btf2btf), PAHOLE_ADAPTER (the pahole adapter
-# the adapter step checks, default build/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
+# the adapter step checks, default build/lib/btf2btf/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
 # JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -41,7 +41,7 @@ GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
-ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/lib/btf2btf/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
 CLANG=${CLANG:-clang-19}
 SELFTESTS=tools/testing/selftests/bpf
