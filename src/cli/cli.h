@@ -22,6 +22,8 @@ struct cli_opts {
 	bool pretty;
 	bool werror;		/* --check: warnings fail too */
 	bool diff_kfuncs;	/* --diff --kfuncs */
+	bool c_format;		/* --kfuncs --format=c */
+	const char *vmlinux_h;	/* --vmlinux-h: the header --format=c includes */
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
@@ -88,6 +90,8 @@ void cli_print_summary(const struct btf2btf *b);
 /* --dump of b: 0, or the negative errno of an error already printed. */
 int cli_dump(const struct btf2btf *b);
 int cli_kfuncs(const char *path);
+/* --kfuncs --format=c: extern declarations of the kfuncs, a C header. */
+int cli_kfunc_decls(const char *path);
 int cli_diff(const char *old_path, const char *new_path);
 /* --diff --kfuncs: the kfuncs of OLD and NEW paired by name. */
 int cli_diff_kfuncs(const char *old_path, const char *new_path);

@@ -29,6 +29,9 @@ enum {
 	OPT_CHECK,
 	OPT_FEATURES,
 	OPT_WERROR,
+	OPT_FORMAT,
+	OPT_VMLINUX_H,
+	MODE_KFUNC_DECLS,	/* --kfuncs --format=c, for the usage table */
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +51,8 @@ static const struct option long_opts[] = {
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
 	{ "check",		no_argument,		NULL, OPT_CHECK },
 	{ "werror",		no_argument,		NULL, OPT_WERROR },
+	{ "format",		required_argument,	NULL, OPT_FORMAT },
+	{ "vmlinux-h",		required_argument,	NULL, OPT_VMLINUX_H },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "pretty",		no_argument,		NULL, 'p' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -62,6 +67,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: btf2btf [OPTIONS] OBJ...\n"
 "       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
+"       btf2btf --kfuncs --format=c [--vmlinux-h FILE] OBJ > kfuncs.h\n"
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
@@ -92,6 +98,10 @@ static void usage(FILE *f)
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
+"      --format c          with --kfuncs: a C header for BPF programs, one extern\n"
+"                          declaration per kfunc with the prototype BPF sees\n"
+"      --vmlinux-h FILE    with --format=c: #include FILE (a vmlinux.h) for the\n"
+"                          types instead of declaring them\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
 "                          with --kfuncs, the kfuncs added, removed, moved to\n"
 "                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
@@ -259,6 +269,8 @@ enum {
 	GIVEN_FEATURES	= 1 << 8,
 	GIVEN_WERROR	= 1 << 9,
 	GIVEN_FORMAT	= 1 << 10,
+	GIVEN_C_FORMAT	= 1 << 11,
+	GIVEN_VMLINUX_H	= 1 << 12,
 };
 
 /*
@@ -278,6 +290,9 @@ static const struct mode_usage {
 	  "it prints and never writes a file" },
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
+	{ MODE_KFUNC_DECLS, "--kfuncs --format=c", GIVEN_BTF | GIVEN_BASE | GIVEN_C_FORMAT |
+	  GIVEN_VMLINUX_H, "it declares what BPF programs see of the kernel's kfuncs, "
+	  "transformed as the kernel's build does, as C" },
 	/* the plan --check prints depends on the features */
 	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES | GIVEN_WERROR,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
@@ -290,6 +305,7 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
 	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" }, { GIVEN_FORMAT, "-O" },
+	{ GIVEN_C_FORMAT, "--format" }, { GIVEN_VMLINUX_H, "--vmlinux-h" },
 };
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
@@ -306,6 +322,10 @@ static int check_usage(int mode, unsigned int given)
 			cli_error("%s means nothing with %s: %s", given_names[i].opt, u->name, u->why);
 			return 2;
 		}
+	}
+	if ((given & GIVEN_VMLINUX_H) && !(given & GIVEN_C_FORMAT)) {
+		cli_error("--vmlinux-h names the header --kfuncs --format=c includes: give --format=c");
+		return 2;
 	}
 	if ((given & GIVEN_DISTILL) && !(given & GIVEN_BASE)) {
 		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
@@ -416,10 +436,13 @@ static int run(int mode, int argc, char **argv)
 	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
 	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
 	case OPT_DUMP:
-		if (nr == 1)
-			return run_dump(argv[optind]);
-		cli_error("one object file at a time with --dump (try --help)");
-		return 2;
+	case MODE_KFUNC_DECLS:
+		if (nr != 1) {
+			cli_error("one object file at a time with --dump and --kfuncs --format=c "
+				  "(try --help)");
+			return 2;
+		}
+		return mode == OPT_DUMP ? run_dump(argv[optind]) : cli_kfunc_decls(argv[optind]);
 	default: return 2;
 	}
 }
@@ -485,6 +508,16 @@ int main(int argc, char **argv)
 			mode = opt;
 			break;
 		case OPT_WERROR: o->werror = true; given |= GIVEN_WERROR; break;
+		case OPT_FORMAT:
+			/* bpftool's "format c" */
+			if (strcmp(optarg, "c")) {
+				cli_error("--format: unknown format '%s': c (with --kfuncs)", optarg);
+				return finish_stdout(2);
+			}
+			o->c_format = true;
+			given |= GIVEN_C_FORMAT;
+			break;
+		case OPT_VMLINUX_H: o->vmlinux_h = optarg; given |= GIVEN_VMLINUX_H; break;
 		case 'j': o->json = true; given |= GIVEN_JSON; break;
 		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
 		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
@@ -508,6 +541,12 @@ int main(int argc, char **argv)
 		o->features = (given & GIVEN_FEATURES ? feats : BTF2BTF_FEATS_DEFAULT) |
 			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
 
+	if ((given & GIVEN_C_FORMAT) && mode != OPT_KFUNCS) {
+		cli_error("--format=c is a format of --kfuncs: give --kfuncs --format=c");
+		return finish_stdout(2);
+	}
+	if (given & GIVEN_C_FORMAT)
+		mode = MODE_KFUNC_DECLS;
 	rc = check_usage(mode, given);
 	if (!rc) {
 		const char *inputs[] = { optind < argc ? argv[optind] : NULL, o->btf_path,
