@@ -75,7 +75,7 @@ LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c elf_file.c btf_
 		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
 		   output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
-		   kfunc_decl.c
+		   kfunc_decl.c kfunc_table.c kfunc_history.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
 PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
 CLI_OBJS	:= $(addprefix $(BUILD)/obj/,$(CLI_SRCS:.c=.o))

@@ -738,6 +738,70 @@ static void test_verbose_raw_btf_honest(void **state)
 	th_cleanup();
 }
 
+/* --kfunc-history over three generations of a "kernel" (fixtures), as built
+ * (gen2 and gen3 transformed), then with the newest as raw BTF. */
+static void test_kfunc_history(void **state)
+{
+	char *k[3], *raw = strdup(th_path("gen3.btf")), *tagged = strdup(th_path("gen3t.btf"));
+	char arg[3][4200];
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	for (int g = 0; g < 3; g++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "kernel-gen%d", g + 1);
+		k[g] = strdup(th_path(name));
+		assert_int_equal(fx_make_named(name, k[g]), 0);
+		snprintf(arg[g], sizeof(arg[g]), "%d=%s", g + 1, k[g]);
+	}
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", k[1], k[2], NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--kfunc-history", arg[0], arg[1], arg[2], NULL });
+	assert_non_null(strstr(r.out, "\nbpf_hist_gone      1      3     -              0              -                 int bpf_hist_gone(int a0)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_new       2      -     -              0              KF_RET_NULL       int bpf_hist_new(int a0)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_obj       3      -     moved in 3     0              KF_IMPLICIT_ARGS  int bpf_hist_obj(int a0)  (before: bpf_hist_obj_impl)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_wq        1      -     moved in 2     1              KF_IMPLICIT_ARGS  int bpf_hist_wq(int a0)\n"
+				      "    1: int bpf_hist_wq(int a0, struct bpf_prog_aux *a1)\n"
+				      "    2: int bpf_hist_wq(int a0)\n"));
+	assert_non_null(strstr(r.out, "    1: int bpf_hist_proto(int a0)\n    2: int bpf_hist_proto(long a0)\n"));
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s %s | jq -sc '[length, (.[0].kfuncs | length), "
+	      "(.[0].kfuncs[] | select(.name == \"bpf_hist_wq\") | [.implicit_args_since, "
+	      ".moved_to_implicit_args, .proto_changed_in, .in[1].flag_names])]'", th_cli(),
+	      arg[0], arg[1], arg[2]);
+	assert_string_equal(r.out, "[1,7,[\"2\",true,[\"2\"],[\"KF_IMPLICIT_ARGS\"]]]\n");
+	th_run_free(&r);
+	/* raw BTF: no set8s, so flags unknown; without decl tags no kfunc is
+	 * seen at all, which says nothing about any of them */
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, k[2], NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "--features=kfunc_tags", "-o", tagged, k[2], NULL });
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s 3=%s 2>/dev/null | jq -c '[.kernels[2].kfuncs, "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_gone\") | .gone)]'", th_cli(), arg[0],
+	      arg[1], raw);
+	assert_string_equal(r.out, "[null,null]\n");
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s 3=%s 2>/dev/null | jq -c '[.kernels[2].flags_known, "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_obj\") | [.implicit_args_since, .in[0].flags]), "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_gone\") | .gone)]'", th_cli(), arg[0],
+	      arg[1], tagged);
+	assert_string_equal(r.out, "[false,[\"unknown\",null],\"3\"]\n");
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history %s %s 3=%s 2>/dev/null | grep -E '^(3 |bpf_hist_stable)'",
+	      th_cli(), arg[0], arg[1], tagged);
+	assert_non_null(strstr(r.out, "unknown (no set8s: raw BTF)\n"));
+	assert_non_null(strstr(r.out, "  unknown  "));	/* bpf_hist_stable's flags in 3 */
+	th_run_free(&r);
+	for (int g = 0; g < 3; g++)
+		free(k[g]);
+	free(raw);
+	free(tagged);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_diff_exit_status),
 		cmocka_unit_test(test_views_many_objects),
 		cmocka_unit_test(test_verbose_raw_btf_honest),
+		cmocka_unit_test(test_kfunc_history),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -96,5 +96,8 @@ int cli_diff(const char *old_path, const char *new_path);
 /* --diff --kfuncs: the kfuncs of OLD and NEW paired by name. */
 int cli_diff_kfuncs(const char *old_path, const char *new_path);
 int cli_check(const char *path);
+/* --kfunc-history K1 ... Kn: the kfuncs of n kernels, oldest first (each
+ * [LABEL=]FILE), per kfunc across them. */
+int cli_kfunc_history(int n, char **kernels);
 
 #endif /* BTF2BTF_CLI_H */

@@ -29,6 +29,7 @@ enum {
 	OPT_CHECK,
 	OPT_FEATURES,
 	OPT_WERROR,
+	OPT_HISTORY,
 	OPT_FORMAT,
 	OPT_VMLINUX_H,
 	MODE_KFUNC_DECLS,	/* --kfuncs --format=c, for the usage table */
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
 	{ "check",		no_argument,		NULL, OPT_CHECK },
+	{ "kfunc-history",	no_argument,		NULL, OPT_HISTORY },
 	{ "werror",		no_argument,		NULL, OPT_WERROR },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "vmlinux-h",		required_argument,	NULL, OPT_VMLINUX_H },
@@ -69,6 +71,7 @@ static void usage(FILE *f)
 "       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
 "       btf2btf --kfuncs --format=c [--vmlinux-h FILE] OBJ > kfuncs.h\n"
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
+"       btf2btf --kfunc-history [-j] [LABEL=]KERNEL...\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
 "their -B base is read once) for kfuncs flagged KF_IMPLICIT_ARGS: add\n"
@@ -105,6 +108,9 @@ static void usage(FILE *f)
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
 "                          with --kfuncs, the kfuncs added, removed, moved to\n"
 "                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
+"      --kfunc-history K1 K2 ...  the kfuncs of kernels (vmlinux or raw BTF,\n"
+"                          oldest first, LABEL=FILE to name one): per kfunc its\n"
+"                          first kernel, prototype changes, KF_IMPLICIT_ARGS, flags\n"
 "      --check             lint the kfunc declarations; exit 1 on an error\n"
 "      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
@@ -296,6 +302,8 @@ static const struct mode_usage {
 	/* the plan --check prints depends on the features */
 	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES | GIVEN_WERROR,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
+	{ OPT_HISTORY, "--kfunc-history", GIVEN_JSON,
+	  "it reads each kernel's BTF as it is (a vmlinux or raw BTF, no base) and writes nothing" },
 	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
 	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
 };
@@ -432,6 +440,7 @@ static int run(int mode, int argc, char **argv)
 		return 2;
 	}
 	switch (mode) {
+	case OPT_HISTORY: return cli_kfunc_history(nr, argv + optind);
 	case 0: return cli_run_each("transform", nr, argv + optind, run_transform);
 	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
 	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
@@ -493,6 +502,7 @@ int main(int argc, char **argv)
 		case OPT_KFUNCS:
 		case OPT_DIFF:
 		case OPT_CHECK:
+		case OPT_HISTORY:
 			/* --diff --kfuncs: the diff of the kfunc tables */
 			if ((mode == OPT_DIFF && opt == OPT_KFUNCS) ||
 			    (mode == OPT_KFUNCS && opt == OPT_DIFF)) {
@@ -501,8 +511,8 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff and --check exclude each other "
-					  "(but --diff --kfuncs)");
+				cli_error("--dump, --kfuncs, --diff, --check and --kfunc-history "
+					  "exclude each other (but --diff --kfuncs)");
 				return finish_stdout(2);
 			}
 			mode = opt;
