@@ -64,6 +64,8 @@ static const struct option long_opts[] = {
 	{ 0 }
 };
 
+static void usage_modes(FILE *f);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -86,8 +88,8 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
 "                          of rewriting OBJ\n"
-"  -O, --output-format FORMAT  what -o writes: raw (BTF, the default) or elf (a\n"
-"                          copy of OBJ with its BTF transformed, as objcopy)\n"
+"  -O, --output-format raw|elf  what -o writes: raw BTF (the default) or elf\n"
+"                          (a copy of OBJ with its BTF transformed, as objcopy)\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
 "      --features LIST     what the transform does, a comma list as pahole's\n"
 "                          btf_features: implicit_args, kfunc_tags,\n"
@@ -108,9 +110,9 @@ static void usage(FILE *f)
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
 "                          with --kfuncs, the kfuncs added, removed, moved to\n"
 "                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
-"      --kfunc-history K1 K2 ...  the kfuncs of kernels (vmlinux or raw BTF,\n"
-"                          oldest first, LABEL=FILE to name one): per kfunc its\n"
-"                          first kernel, prototype changes, KF_IMPLICIT_ARGS, flags\n"
+"      --kfunc-history     the kfuncs of the KERNELs (vmlinux or raw BTF, oldest\n"
+"                          first, LABEL=FILE to name one): per kfunc its first\n"
+"                          kernel, prototype changes, KF_IMPLICIT_ARGS, flags\n"
 "      --check             lint the kfunc declarations; exit 1 on an error\n"
 "      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
@@ -120,8 +122,11 @@ static void usage(FILE *f)
 "  -v, --verbose           more messages (twice: the plan per kfunc, libbpf's too)\n"
 "  -q, --quiet             errors only\n"
 "  -h, --help              this help;    -V, --version  print the version\n"
-"\n"
-"Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage.\n");
+"\n");
+	usage_modes(f);
+	fprintf(f, "\n"
+"Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage;\n"
+"--diff as diff(1): 0 same, 1 different, 2 trouble.\n");
 }
 
 static const struct {
@@ -315,6 +320,35 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" }, { GIVEN_FORMAT, "-O" },
 	{ GIVEN_C_FORMAT, "--format" }, { GIVEN_VMLINUX_H, "--vmlinux-h" },
 };
+
+/* --help's table of what each mode takes, made from the two tables above
+ * (the bash completion reads it: it offers a mode's options only). */
+static void usage_modes(FILE *f)
+{
+	fprintf(f, "Options each mode takes (others are refused; -v, -q, -h, -V always):\n");
+	for (size_t i = 0; i < sizeof(mode_usage) / sizeof(mode_usage[0]); i++) {
+		const struct mode_usage *u = &mode_usage[i];
+		int col = fprintf(f, "  %s:", u->mode ? u->name : "(transform)");
+
+		fprintf(f, "%*s", col < 24 ? 24 - col : 1, "");
+		for (size_t g = 0; g < sizeof(given_names) / sizeof(given_names[0]); g++) {
+			const char *name = given_names[g].opt;
+
+			if (!(u->takes & given_names[g].bit))
+				continue;
+			/* "-j/-p": two options */
+			fprintf(f, " %.*s", (int)strcspn(name, "/"), name);
+			if (strchr(name, '/'))
+				fprintf(f, " %s", strchr(name, '/') + 1);
+		}
+		/* the pair of modes that makes one: --diff --kfuncs */
+		if (u->mode == OPT_DIFF)
+			fprintf(f, " --kfuncs");
+		if (u->mode == OPT_KFUNCS)
+			fprintf(f, " --diff");
+		fputc('\n', f);
+	}
+}
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
 static int check_usage(int mode, unsigned int given)
