@@ -5,7 +5,11 @@
 # line of a code block (README: ``` fences; man page: .nf/.fi) runs in one
 # scratch directory, in document order, and what it prints (standard output
 # and standard error, as a terminal shows them) must be the lines that
-# follow it, up to the next "$ " or the block's end. A block is left out
+# follow it, up to the next "$ " or the block's end, and it must exit 0 as
+# a whole, pipes included (bash -o pipefail; 141, a writer a `| head` closed
+# early, counts as 0): an example that shows a failure says so itself
+# (`; echo "exit $?"`), and then shows the status of the command, not of
+# a `| tail` after it. A block is left out
 # only after a line "<!-- docs: not run: REASON -->" (README) or
 # ".\" docs: not run: REASON" (man page) just before it; the reasons are
 # printed. A README block after "<!-- docs: kernel proofs: WHAT -->" runs on
@@ -47,18 +51,19 @@ fi
 (cd "$work" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
 	die "README.md's setup block failed: $(cat "$work/.setup.log")"
 
+# the command's output; its exit status in $work/.status
 run() {
-	(cd "$work" && PATH="$build:$PATH" bash -c "$1" 2>&1)
+	(cd "$work" && PATH="$build:$PATH" bash -o pipefail -c "$1" 2>&1; echo $? > .status)
 }
 
 # roff <-> text for the man page's example lines
 from_roff() { sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(aq/'"'"'/g'; }
 to_roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'; }
 
-ran=0 skipped=0 failed=0
+ran=0 skipped=0 failed=0 bad_status=0
 for doc in "$@"; do
 	case $doc in
-	*.md) open='^```$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
+	*.md) open='^```' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
 	      kernel_re='^<!-- docs: kernel proofs: (.*) -->$' ;;
 	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
 	   kernel_re='^$.' ;;
@@ -124,6 +129,11 @@ for doc in "$@"; do
 		fi
 		ran=$((ran + 1))
 		got=$(run "${text:2}")
+		status=$(cat "$work/.status")
+		if [ "$status" != 0 ] && [ "$status" != 141 ]; then
+			bad_status=$((bad_status + 1))
+			echo "check-docs: $(basename "$doc"): exit $status, unsaid (add '; echo \"exit \$?\"'): ${text:2}"
+		fi
 		if [ -n "$got" ]; then
 			if $roff; then printf '%s\n' "$got" | to_roff >> "$out"
 			else printf '%s\n' "$got" >> "$out"; fi
@@ -141,5 +151,6 @@ for doc in "$@"; do
 		fi
 	fi
 done
-echo "check-docs: $ran commands run, $skipped not run, $failed files differ"
-[ "$failed" -eq 0 ]
+echo "check-docs: $ran commands run, $skipped not run, $failed files differ," \
+     "$bad_status commands fail unsaid"
+[ "$failed" -eq 0 ] && [ "$bad_status" -eq 0 ]
