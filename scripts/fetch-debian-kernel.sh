@@ -83,6 +83,7 @@ if [ ! -f "$DIR/.complete" ]; then
 	rm -rf "$DIR"
 	mkdir -p "$DIR/debs"
 	# 6.x: the image package holds everything; 7.x: it depends on -binary and -modules
+	# shellcheck disable=SC2046 # one package name per word
 	PKGS=$(printf '%s ' "$IMAGE" $(field "$IMAGE" Depends | dep_names |
 		grep -E '^linux-(binary|modules|base)-[0-9]' || true))
 	say "apt-get download $PKGS ($VERSION)"
