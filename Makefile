@@ -24,7 +24,9 @@ ifeq ($(origin CC),default)
 CC		:= gcc
 endif
 PKG_CONFIG	?= pkg-config
-LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
+# liblzma, libzstd and zlib read and write compressed modules (.ko.xz/.zst/.gz)
+LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf \
+		   $(shell $(PKG_CONFIG) --libs liblzma libzstd zlib 2>/dev/null || echo -llzma -lzstd -lz)
 
 # GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS belong to the user (default
 # -O2 -g); the project's own flags live in B2B_* and are always added, so
@@ -71,7 +73,7 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c elf_file.c btf_ids.c btf_check.c name_index.c kfuncs.c plan.c \
+LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c compress.c modsig.c elf_file.c btf_ids.c kernel_sets.c btf_check.c name_index.c kfuncs.c plan.c \
 		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
 		   output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
@@ -143,7 +145,7 @@ include fuzz/fuzz.mk
 -include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
-DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config bash-completion \
+DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config bash-completion \
 	     dwarves bpftool
 demo:
 	@if [ "$$(id -u)" = 0 ]; then \

@@ -63,7 +63,7 @@ to_roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'; }
 ran=0 skipped=0 failed=0 bad_status=0
 for doc in "$@"; do
 	case $doc in
-	*.md) open='^```' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
+	*.md) open='^```[a-z]*$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
 	      kernel_re='^<!-- docs: kernel proofs: (.*) -->$' ;;
 	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
 	   kernel_re='^$.' ;;

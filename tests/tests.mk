@@ -68,3 +68,11 @@ check-kfunc-decl: $(BTF2BTF_BIN) fixtures $(BUILD)/tests/kfunc-externs
 		./tests/test-kfunc-decl.sh
 check: check-kfunc-decl
 .PHONY: check-kfunc-decl
+# Debian's own cloud kernels (bookworm 6.1, trixie 6.12, sid 7.2,
+# trixie-backports 7.3) and all their modules through every view and the
+# transform in memory: fetched into DEBIAN_KERNELS (outside git, keyed on the
+# package version), not part of `make check` (network, minutes); .ci/run runs it
+DEBIAN_KERNELS	?= .cache/debian-kernels
+corpus-debian: $(BTF2BTF_BIN)
+	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
+.PHONY: corpus-debian
