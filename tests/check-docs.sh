@@ -16,16 +16,21 @@
 # the kernels make kernel-test builds: only with --kernels DIR (then it runs
 # alone, in a scratch directory holding DIR's entries, and every other
 # block is left as it is; make kernel-test does this), not run otherwise.
+# A block after "<!-- docs: debian kernels: WHAT -->" is the same for
+# Debian's own kernels, with --debian-kernels DIR (make check-docs-debian
+# fetches them and passes a directory of vmlinux-VERSION links).
 #
-#   tests/check-docs.sh [--update] [--kernels DIR] BUILD_DIR FILE...
+#   tests/check-docs.sh [--update] [--kernels DIR|--debian-kernels DIR] BUILD_DIR FILE...
 # --update writes the real output into FILE instead of failing: the docs
 # are never edited by hand. The scratch directory holds a symlink "build"
 # to BUILD_DIR, README.md, and what README.md's setup block (the ```sh
 # block setting B=/path/to/btf2btf/build) makes; BUILD_DIR is first on PATH.
 set -u
-update=false kernels=
+update=false kernels= marker="kernel proofs"
 [ "${1:-}" = --update ] && { update=true; shift; }
 [ "${1:-}" = --kernels ] && { kernels=$(realpath "${2:?--kernels DIR}"); shift 2; }
+[ "${1:-}" = --debian-kernels ] &&
+	{ kernels=$(realpath "${2:?--debian-kernels DIR}"); marker="debian kernels"; shift 2; }
 build=$(realpath "${1:?usage: $0 [--update] BUILD_DIR FILE...}")
 shift
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,7 +69,7 @@ ran=0 skipped=0 failed=0 bad_status=0
 for doc in "$@"; do
 	case $doc in
 	*.md) open='^```[a-z]*$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
-	      kernel_re='^<!-- docs: kernel proofs: (.*) -->$' ;;
+	      kernel_re='^<!-- docs: (kernel proofs|debian kernels): (.*) -->$' ;;
 	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
 	   kernel_re='^$.' ;;
 	esac
@@ -82,11 +87,16 @@ for doc in "$@"; do
 				inb=true
 				skip=
 				[[ $prev =~ $skip_re ]] && skip=${BASH_REMATCH[1]}
-				if [[ $prev =~ $kernel_re ]]; then
-					[ -n "$kernels" ] ||
-						skip="on the kernel proofs' builds (make kernel-test runs it): ${BASH_REMATCH[1]}"
+				if [[ $prev =~ $kernel_re ]] && [ -n "$kernels" ] &&
+				   [ "${BASH_REMATCH[1]}" = "$marker" ]; then
+					:	# the blocks this run is for
+				elif [[ $prev =~ $kernel_re ]]; then
+					case ${BASH_REMATCH[1]} in
+					"kernel proofs") skip="on the kernel proofs' builds (make kernel-test runs it): ${BASH_REMATCH[2]}" ;;
+					*) skip="on Debian's kernels (make check-docs-debian runs it): ${BASH_REMATCH[2]}" ;;
+					esac
 				elif [ -n "$kernels" ]; then
-					skip="not a kernel proofs' block (--kernels)"
+					skip="not a $marker block"
 				fi
 			fi
 			prev=$l

@@ -55,6 +55,11 @@ check-docs: $(BTF2BTF_BIN) fixtures
 	@./tests/check-docs.sh $(BUILD) README.md btf2btf.1
 check: check-docs
 .PHONY: check-docs
+# the README's blocks on Debian's own kernels (fetched into DEBIAN_KERNELS,
+# ~250 MB the first time): not in make check (network); .ci/run runs it
+check-docs-debian: $(BTF2BTF_BIN)
+	@./tests/check-docs-debian.sh $(BUILD) $(DEBIAN_KERNELS)
+.PHONY: check-docs-debian
 
 include tests/differential/differential.mk
 

@@ -167,7 +167,7 @@ static void print_text(const struct kernel *ks, int n, const struct row *rows, s
 		snprintf(cnt, sizeof(cnt), "%zu", ks[i].s.nr);
 		printf("%-*s  %-*s  %-7s  %s\n", (int)kw[0], ks[i].label, (int)kw[1], ks[i].s.path,
 		       kfuncs_known(&ks[i]) ? cnt : UNKNOWN,
-		       ks[i].s.set8s ? "set8s" : "unknown (no set8s: raw BTF)");
+		       ks[i].s.set8s ? "set8s" : "unknown (no set8s read: raw BTF, or no symbol table)");
 	}
 	putchar('\n');
 	for (int c = 0; c < 6; c++)
