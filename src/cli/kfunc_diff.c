@@ -37,22 +37,6 @@ struct pair {
 	const struct kf *old, *new;
 };
 
-/* OLD's <name>_impl, for a kfunc NEW has and OLD does not */
-static const struct kf *legacy_impl(const struct kside *o, const char *name)
-{
-	size_t len = strlen(name);
-	char *impl = malloc(len + sizeof("_impl"));
-	const struct kf *k;
-
-	if (!impl)
-		return NULL;
-	memcpy(impl, name, len);
-	memcpy(impl + len, "_impl", sizeof("_impl"));
-	k = kside_find(o, impl);
-	free(impl);
-	return k;
-}
-
 /* The pairs of each kind of change, in name order. */
 static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
 		   size_t nr[C_NR])
@@ -73,7 +57,7 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 			continue;
 		}
 		if (cmp > 0) {
-			const struct kf *legacy = n->k[j].implicit ? legacy_impl(o, n->k[j].name) : NULL;
+			const struct kf *legacy = n->k[j].implicit ? kside_find_impl(o, n->k[j].name) : NULL;
 
 			if (legacy)
 				p[C_IMPLICIT][nr[C_IMPLICIT]++] = (struct pair){ legacy, &n->k[j] };

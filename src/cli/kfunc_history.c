@@ -64,21 +64,6 @@ static void split_label(const char *arg, struct kernel *k)
 	}
 }
 
-static const struct kf *find_impl_of(const struct kside *s, const char *name)
-{
-	size_t len = strlen(name);
-	char *impl = malloc(len + sizeof("_impl"));
-	const struct kf *k = NULL;
-
-	if (impl) {
-		memcpy(impl, name, len);
-		memcpy(impl + len, "_impl", sizeof("_impl"));
-		k = kside_find(s, impl);
-		free(impl);
-	}
-	return k;
-}
-
 static void fill_row(struct row *r, const struct kernel *ks, int n)
 {
 	int prev = -1;		/* the last kernel that had it (or its legacy _impl) */
@@ -100,7 +85,7 @@ static void fill_row(struct row *r, const struct kernel *ks, int n)
 			r->first_exact = !i || kfuncs_known(&ks[i - 1]);
 			/* the form before KF_IMPLICIT_ARGS: programs called <name>_impl */
 			for (int j = i - 1; j >= 0 && !r->was; j--) {
-				const struct kf *legacy = find_impl_of(&ks[j].s, r->name);
+				const struct kf *legacy = kside_find_impl(&ks[j].s, r->name);
 
 				if (legacy) {
 					r->was = legacy->name;

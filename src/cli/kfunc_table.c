@@ -20,6 +20,21 @@ const struct kf *kside_find(const struct kside *s, const char *name)
 	return s->nr ? bsearch(&key, s->k, s->nr, sizeof(*s->k), by_name) : NULL;
 }
 
+const struct kf *kside_find_impl(const struct kside *s, const char *name)
+{
+	size_t len = strlen(name);
+	char *impl = malloc(len + sizeof("_impl"));
+	const struct kf *k;
+
+	if (!impl)
+		return NULL;
+	memcpy(impl, name, len);
+	memcpy(impl + len, "_impl", sizeof("_impl"));
+	k = kside_find(s, impl);
+	free(impl);
+	return k;
+}
+
 int kside_load(struct kside *s, const char *path, bool as_is)
 {
 	const struct btf *btf;

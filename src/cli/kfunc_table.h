@@ -33,5 +33,7 @@ int kside_load(struct kside *s, const char *path, bool as_is);
 void kside_free(struct kside *s);
 /* The kfunc named name, or NULL. */
 const struct kf *kside_find(const struct kside *s, const char *name);
+/* The kfunc named <name>_impl (the legacy form of name), or NULL. */
+const struct kf *kside_find_impl(const struct kside *s, const char *name);
 
 #endif /* BTF2BTF_KFUNC_TABLE_H */
