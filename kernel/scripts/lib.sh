@@ -163,7 +163,7 @@ tree_tools() {
 	mkdir -p "$KCACHE/tools/bpftool"
 	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
 		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
-	"$BPFTOOL" version | head -2
+	"$BPFTOOL" version | sed -n 1,2p	# all of it read: head would end bpftool with SIGPIPE (pipefail)
 	stamp_set tools "$KEY_SRC"
 }
 

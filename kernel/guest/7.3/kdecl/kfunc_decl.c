@@ -3,7 +3,10 @@
  * Kfuncs called through the declarations of `btf2btf --kfuncs --format=c
  * vmlinux` (kfuncs.h), included after the 7.3 tree bpftool's vmlinux.h,
  * which declares the same kfuncs itself (from the bpf_kfunc decl tags of the
- * BTF phase): both sets of declarations must agree for this to compile.
+ * BTF phase): both sets of declarations must agree for this to compile,
+ * and with the hand-written externs of the selftests' bpf_experimental.h and
+ * bpf_arena_common.h included after them (those headers also wrap some kfuncs
+ * in function-like macros, so they come last, as after vmlinux.h).
  *
  *   bpf_wq_set_callback   KF_IMPLICIT_ARGS: kfuncs.h has the reduced
  *                         prototype (3 parameters), the callback must run
@@ -16,6 +19,8 @@
 #include <bpf/bpf_helpers.h>
 #include "bpf_misc.h"
 #include "kfuncs.h"
+#include "bpf_experimental.h"
+#include "bpf_arena_common.h"
 
 char _license[] SEC("license") = "GPL";
 
