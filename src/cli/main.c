@@ -65,7 +65,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: btf2btf [OPTIONS] OBJ...\n"
 "       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
-"       btf2btf --kfuncs --format=c [--vmlinux-h FILE] OBJ > kfuncs.h\n"
+
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
@@ -96,8 +96,9 @@ static void usage(FILE *f)
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
-"      --format c          with --kfuncs: a C header for BPF programs, one extern\n"
-"                          declaration per kfunc with the prototype BPF sees\n"
+"      --format FORMAT     with --kfuncs, c: a C header for BPF programs, one\n"
+"                          extern declaration per kfunc with the prototype BPF\n"
+"                          sees (--kfuncs --format=c OBJ > kfuncs.h)\n"
 "      --vmlinux-h FILE    with --format=c: #include FILE (a vmlinux.h) for the\n"
 "                          types instead of declaring them\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
