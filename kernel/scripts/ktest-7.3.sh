@@ -165,7 +165,9 @@ step_guest() {
 		say "guest: $CLANG progs/$p.c (upstream)"
 		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progs/$p.bpf.o"
 	done
-	for p in "$KDIR/guest/$VER"/progs/*.c; do
+	# btf2btf's kfunc declarations next to that vmlinux.h, and a program using them
+	kfunc_decls "$OBJ/vmlinux" "$GUEST/include"
+	for p in "$KDIR/guest/$VER"/progs/*.c "$KDIR/guest/$VER"/kdecl/*.c; do
 		say "guest: $CLANG $p (ours)"
 		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
 			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"

@@ -448,9 +448,17 @@ static int print_header(FILE *f, const struct header *h, const char *path, const
 	if (err)
 		return err;
 	fputc('\n', f);
-	for (size_t i = 0; i < h->nr_decls; i++)
+	for (size_t i = 0; i < h->nr_decls; i++) {
+		const char *flavour = strstr(h->decls[i].name, "___");
+
+		/* libbpf resolves "a___b" as kfunc "a" (CO-RE flavours) */
+		if (flavour)
+			fprintf(f, "/* libbpf looks %s up as %.*s: to call it, declare it as "
+				"%s___1 (sched_ext's compat.bpf.h does so) */\n", h->decls[i].name,
+				(int)(flavour - h->decls[i].name), h->decls[i].name, h->decls[i].name);
 		fprintf(f, "extern %s%s __weak __ksym;\n", h->decls[i].fastcall ? "__bpf_fastcall " : "",
 			h->decls[i].proto);
+	}
 	fputs("\n#endif /* ", f);
 	print_guard(f, path);
 	fputs(" */\n", f);

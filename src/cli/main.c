@@ -70,8 +70,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: btf2btf [OPTIONS] OBJ...\n"
-"       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
-"       btf2btf --kfuncs --format=c [--vmlinux-h FILE] OBJ > kfuncs.h\n"
+"       btf2btf --kfuncs|--check [OPTIONS] OBJ...\n"
+"       btf2btf --dump [OPTIONS] OBJ\n"
+
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
 "       btf2btf --kfunc-history [-j] [LABEL=]KERNEL...\n"
 "\n"
@@ -103,8 +104,9 @@ static void usage(FILE *f)
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
-"      --format c          with --kfuncs: a C header for BPF programs, one extern\n"
-"                          declaration per kfunc with the prototype BPF sees\n"
+"      --format c          with --kfuncs: a C header for BPF programs, one\n"
+"                          extern declaration per kfunc with the prototype BPF\n"
+"                          sees (--kfuncs --format=c OBJ > kfuncs.h)\n"
 "      --vmlinux-h FILE    with --format=c: #include FILE (a vmlinux.h) for the\n"
 "                          types instead of declaring them\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
