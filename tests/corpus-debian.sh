@@ -12,7 +12,7 @@
 # of the unpacked packages is newer than the start). The counts are printed,
 # never compared with fixed numbers: Debian keeps only current versions.
 #
-#   tests/corpus-debian.sh BTF2BTF CACHE [SUITE...]
+#   tests/corpus-debian.sh BTF2BTF CACHE [SUITE...]     (JOBS=N: modules in parallel, default nproc)
 #
 # Documented refusals (README.md, "Distribution kernels"):
 #   resolved   the transform with dedup/sort of an installed module: its
@@ -28,6 +28,7 @@ SUITES=("$@")
 FLAVOUR=cloud-amd64
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 command -v jq > /dev/null || die "needs jq"
+command -v xargs > /dev/null || die "needs xargs"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { printf 'corpus-debian: FAIL: %s\n' "$*"; fail=1; }
@@ -50,6 +51,30 @@ check_rc() {
 	fi
 	return 0
 }
+
+# One module through --kfuncs and --check -j: "OK KFUNCS CLEAN ERRORS
+# WARNINGS legacy|- PATH", or "FAIL what PATH: why".
+one_module() {
+	local m=$1 k c e rc n
+	k=$("$B" -q --kfuncs -B "$VMLINUX" "$m" 2> "$TMPD/err.$$" < /dev/null); rc=$?
+	e=$(head -c 300 "$TMPD/err.$$" 2> /dev/null); rm -f "$TMPD/err.$$"
+	case $e in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
+	[ $rc -eq 0 ] || { echo "FAIL --kfuncs exit $rc: $m: $e" | tr '\n' ' '; echo; return; }
+	n=$(($(printf '%s\n' "$k" | wc -l) - 1))
+	c=$("$B" --check -j -B "$VMLINUX" "$m" 2>&1 < /dev/null); rc=$?
+	case $c in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
+	case $c in '{"file"'*) ;; *) echo "FAIL --check exit $rc: $m: ${c:0:300}" | tr '\n' ' '; echo; return ;; esac
+	local clean=false errors warnings legacy=-
+	[[ $c == *'"clean":true'* ]] && clean=true
+	errors=$(printf '%s' "$c" | sed -n 's/.*"errors":\([0-9]*\).*/\1/p')
+	warnings=$(printf '%s' "$c" | sed -n 's/.*"warnings":\([0-9]*\).*/\1/p')
+	[[ $c == *'"note":"Linux '* ]] && legacy=legacy
+	# --check exits 1 exactly when it found an error
+	[ $rc -eq $((errors > 0)) ] || { echo "FAIL --check exit $rc with $errors errors: $m"; return; }
+	echo "OK $n $clean $errors $warnings $legacy $m"
+}
+export -f one_module
+JOBS=${JOBS:-$(nproc)}
 
 prev=
 for suite in "${SUITES[@]}"; do
@@ -76,26 +101,26 @@ for suite in "${SUITES[@]}"; do
 	[ $rc -eq 0 ] || bad "$suite vmlinux --check: exit $rc: $(head -1 "$tmp/e")"
 	vnote=$(jq -r '.note // "-"' "$tmp/c" | cut -c1-40)
 
-	# every module: the views
+	# every module: the views, $JOBS at a time (one line of results each)
+	export B VMLINUX TMPD=$tmp
+	printf '%s\0' "${mods[@]}" | xargs -0 -r -n 1 -P "$JOBS" bash -c 'one_module "$1"' _ > "$tmp/views"
 	with_kfuncs=0 kfuncs=0 clean=0 warned=0 errored=0 legacy=0
-	for m in "${mods[@]}"; do
-		"$B" -q --kfuncs -B "$VMLINUX" "$m" > "$tmp/k" 2> "$tmp/e"; rc=$?
-		check_rc $rc "$suite --kfuncs $m" "$tmp/e" || continue
-		[ $rc -eq 0 ] || { bad "$suite --kfuncs $m: exit $rc: $(head -1 "$tmp/e")"; continue; }
-		n=$(($(wc -l < "$tmp/k") - 1))
-		[ $n -gt 0 ] && with_kfuncs=$((with_kfuncs + 1)) kfuncs=$((kfuncs + n))
-		"$B" --check -j -B "$VMLINUX" "$m" > "$tmp/c" 2> "$tmp/e"; rc=$?
-		check_rc $rc "$suite --check $m" "$tmp/e" || continue
-		read -r c_clean c_err c_warn c_note < <(jq -r '[.clean, .errors, .warnings, (.note // "-" | .[0:6])] | @tsv' "$tmp/c")
-		[ "$c_clean" = true ] && clean=$((clean + 1))
-		[ "$c_warn" -gt 0 ] && warned=$((warned + 1))
-		[ "$c_err" -gt 0 ] && errored=$((errored + 1))
-		[ "$c_note" = "Linux " ] && legacy=$((legacy + 1))
-		[ $rc -eq $((c_err > 0)) ] || bad "$suite --check $m: exit $rc with $c_err errors"
-	done
+	while read -r tag a b c d e f m; do
+		case $tag in
+		FAIL) bad "$suite $a $b $c $d $e $f $m"; continue ;;
+		OK) ;;
+		*) bad "$suite: worker said: $tag $a $b $c $d $e $f $m"; continue ;;
+		esac
+		[ "$a" -gt 0 ] && with_kfuncs=$((with_kfuncs + 1)) kfuncs=$((kfuncs + a))
+		[ "$b" = true ] && clean=$((clean + 1))
+		[ "$c" -gt 0 ] && errored=$((errored + 1))
+		[ "$d" -gt 0 ] && warned=$((warned + 1))
+		[ "$e" = legacy ] && legacy=$((legacy + 1))
+	done < "$tmp/views"
+	[ "$(wc -l < "$tmp/views")" -eq ${#mods[@]} ] || bad "$suite: $(wc -l < "$tmp/views") results for ${#mods[@]} modules"
 
 	# every module: the whole transform in memory, one base read for all
-	"$B" -n --features=all -B "$VMLINUX" "${mods[@]}" > /dev/null 2> "$tmp/t"; rc=$?
+	"$B" -n --features=all -B "$VMLINUX" "${mods[@]}" > "$tmp/t" 2>&1; rc=$?
 	check_rc $rc "$suite -n --features=all" "$tmp/t"
 	ok=$(grep -c ' kfuncs (tag ' "$tmp/t" || true)
 	resolved=0 other=0
