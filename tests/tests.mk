@@ -52,3 +52,11 @@ check: check-docs
 .PHONY: check-docs
 
 include tests/differential/differential.mk
+
+# The whole make check in a Debian SUITE chroot (trixie, forky, ...) with
+# that suite's toolchain, warnings as errors; CHROOT_MAKEFLAGS go to its make
+# (e.g. CC=clang). Needs root and debootstrap (scripts/chroot.sh).
+SUITE		?= trixie
+check-chroot:
+	./scripts/check-chroot.sh $(SUITE) $(CHROOT_MAKEFLAGS)
+.PHONY: check-chroot
