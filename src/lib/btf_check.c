@@ -5,58 +5,17 @@
  * check them once, up front, with a message that names the type. Newer
  * libbpf (1.3 on) refuses such BTF itself with a bare EINVAL: the same
  * check then runs on the raw bytes, so the message is the same on every
- * libbpf.
+ * libbpf. (Header and sections: btf_format.c, which reads the bytes.)
  */
 #include <bpf/btf.h>
-#include <byteswap.h>
 #include <errno.h>
 #include <linux/btf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "btf_check.h"
 #include "btf_raw.h"
-
-int b2b_check_btf_header(const void *data, size_t size, const char *what,
-			 const struct b2b_log *log)
-{
-	struct btf_header h;
-	bool swap;
-
-	if (size < sizeof(h))
-		return b2b_errno(log, -EINVAL, "%s: %zu bytes, shorter than a BTF header",
-				 what, size);
-	memcpy(&h, data, sizeof(h));
-	swap = h.magic == bswap_16(BTF_MAGIC);
-	if (h.magic != BTF_MAGIC && !swap)
-		return b2b_errno(log, -EINVAL, "%s: bad BTF magic 0x%04x", what, h.magic);
-	if (swap) {
-		h.hdr_len = bswap_32(h.hdr_len);
-		h.type_off = bswap_32(h.type_off);
-		h.type_len = bswap_32(h.type_len);
-		h.str_off = bswap_32(h.str_off);
-		h.str_len = bswap_32(h.str_len);
-	}
-	if (h.version != BTF_VERSION)
-		return b2b_errno(log, -EINVAL, "%s: unsupported BTF version %u", what, h.version);
-	if (h.hdr_len < sizeof(h) || h.hdr_len > size)
-		return b2b_errno(log, -EINVAL, "%s: BTF header length %u out of range (%zu bytes)",
-				 what, h.hdr_len, size);
-	if ((uint64_t)h.type_off + h.type_len > size - h.hdr_len ||
-	    (uint64_t)h.str_off + h.str_len > size - h.hdr_len)
-		return b2b_errno(log, -EINVAL,
-				 "%s: BTF header lengths (types %u+%u, strings %u+%u) exceed the %zu bytes of data",
-				 what, h.type_off, h.type_len, h.str_off, h.str_len, size - h.hdr_len);
-	if (h.type_off % 4)
-		return b2b_errno(log, -EINVAL, "%s: BTF type section is not 4-byte aligned", what);
-	/* the kernel rejects gaps too; libbpf 1.1.2 would keep a gap's offset
-	 * but not its bytes when it writes the BTF back */
-	if (h.type_off != 0 || h.str_off != h.type_len)
-		return b2b_errno(log, -EINVAL,
-				 "%s: BTF sections are not contiguous (types %u+%u, strings %u+%u)",
-				 what, h.type_off, h.type_len, h.str_off, h.str_len);
-	return 0;
-}
 
 static bool id_ok(__u32 id, __u32 cnt)
 {
@@ -122,13 +81,13 @@ static int check_type(const struct view *v, __u32 id, const char *what,
 {
 	const struct btf_type *t = type_by_id(v, id);
 	__u32 cnt = v->cnt;
-	__u16 vlen = btf_vlen(t);
+	__u16 vlen = b2b_vlen(t);
 
 	if (!name_ok(v, t->name_off))
 		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
 				 what, id, t->name_off);
 
-	switch (btf_kind(t)) {
+	switch (b2b_kind(t)) {
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_VOLATILE:
@@ -216,12 +175,12 @@ static int check_type(const struct view *v, __u32 id, const char *what,
 		if (idx < -1)
 			return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
 		if (idx >= 0) {
-			__u16 n = btf_vlen(target);
+			__u16 n = b2b_vlen(target);
 
 			if (btf_is_func(target)) {
 				const struct btf_type *p = type_by_id(v, target->type);
 
-				n = p && btf_is_func_proto(p) ? btf_vlen(p) : 0;
+				n = p && btf_is_func_proto(p) ? b2b_vlen(p) : 0;
 			} else if (!btf_is_composite(target)) {
 				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
 						 what, id, idx);
@@ -264,17 +223,10 @@ int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, con
 {
 	struct b2b_raw r;
 	struct view v = { NULL, &r };
-	void *copy;
 	int err = 0;
 
-	/* the types read in place need 4-byte alignment, which a section of a
-	 * file need not have: a copy (libbpf reads a copy too) */
-	copy = b2b_malloc(size);
-	if (!copy)
-		return 0;
-	memcpy(copy, data, size);
-	if (b2b_raw_open(&r, copy, size, base))
-		goto out;	/* not native endian, or not indexable: not for this check */
+	if (b2b_raw_open(&r, data, size, base))
+		return 0;	/* not indexable: not for this check */
 	/* strings not starting with "" are split BTF read without its base,
 	 * which is what libbpf's refusal says */
 	if (base || (r.hdr.str_len && !r.strs[0])) {
@@ -283,7 +235,5 @@ int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, con
 		err = check_types(&v, r.start_id, what, log);
 	}
 	b2b_raw_free(&r);
-out:
-	free(copy);
 	return err;
 }

@@ -9,16 +9,12 @@
 
 struct btf;
 
-/* Header and section bounds of raw BTF bytes, before libbpf sees them. */
-int b2b_check_btf_header(const void *data, size_t size, const char *what,
-			 const struct b2b_log *log);
-
 /* Every type id, name offset and decl tag component in range; FUNC -> FUNC_PROTO. */
 int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log);
 
-/* The same on raw bytes (on base, when split) libbpf refused: the message
- * that names the type, or 0 when these checks find nothing (or the bytes
- * are not native endian). */
+/* The same on the native bytes b2b_btf_read() made (on base, when split)
+ * that libbpf refused: the message that names the type, or 0 when these
+ * checks find nothing. */
 int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, const char *what,
 		      const struct b2b_log *log);
 

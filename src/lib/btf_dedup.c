@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "btf_post.h"
 #include "libbpf_compat.h"
 #include "name_index.h"
@@ -78,7 +79,7 @@ static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t), h = 2166136261u;
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 	const char *str;
 
 	for (__u32 i = 0; i < words; i++) {
@@ -116,7 +117,7 @@ static __u32 base_key(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t), h = w[1] * 0x9e3779b1u, n = 0;
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 
 	for (__u32 i = 2; i < words && n < KEY_WORDS; i++) {
 		switch (b2b_word_class(kind, i)) {
@@ -137,7 +138,7 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 {
 	const __u32 *wa = (const __u32 *)a, *wb = (const __u32 *)b;
 	__u32 words = b2b_type_words(a);
-	__u16 kind = btf_kind(a);
+	__u16 kind = b2b_kind(a);
 
 	if (a->info != b->info || words != b2b_type_words(b))
 		return false;
@@ -166,7 +167,7 @@ static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t);
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 
 	for (__u32 i = 2; i < words; i++)
 		if (b2b_word_class(kind, i) == B2B_W_REF && d->map[w[i]] >= d->r.start_id)
@@ -182,7 +183,7 @@ static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
 	const __u32 *w = (const __u32 *)t;
 	__u32 v = w[2];
 
-	if (b2b_word_class(btf_kind(t), 2) == B2B_W_REF)
+	if (b2b_word_class(b2b_kind(t), 2) == B2B_W_REF)
 		v = d->map[v];
 	return (w[1] * 0x9e3779b1u ^ v * 0x85ebca6bu) >> (32 - PAIR_BITS);
 }
@@ -299,7 +300,7 @@ static int index_base(struct dedup *d)
 	for (__u32 id = 1; id < start; id++) {
 		const struct btf_type *t = type_of(d, id);
 
-		if (d->kinds >> btf_kind(t) & 1)
+		if (d->kinds >> b2b_kind(t) & 1)
 			tmp[nr++] = (__u64)base_key(d, t) << 32 | id;
 	}
 	/* about one type a bucket */
@@ -503,7 +504,7 @@ static bool refs_candidate(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t);
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 
 	for (__u32 i = 2; i < words; i++)
 		if (b2b_word_class(kind, i) == B2B_W_REF && w[i] >= d->first_new && w[i] < d->cnt)
@@ -517,7 +518,7 @@ static int resolve(struct dedup *d, __u32 id)
 	const struct btf_type *t = type_of(d, id);
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t);
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 	__u32 other;
 	int err;
 
@@ -577,9 +578,9 @@ static int dedup_match(struct dedup *d, bool *changed)
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = b2b_raw_type(&d->r, id);
 
-		d->kinds |= 1U << btf_kind(t);
+		d->kinds |= 1U << b2b_kind(t);
 		if (id >= d->first_new || refs_candidate(d, t)) {
-			if (!hash_matched_kind(btf_kind(t)))
+			if (!hash_matched_kind(b2b_kind(t)))
 				return 1;
 			d->state[id] = CAND;
 		}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "btf_post.h"
 
 struct distill {
@@ -31,7 +32,7 @@ static int mark_refs(struct distill *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u32 words = b2b_type_words(t);
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 
 	for (__u32 i = 2; i < words; i++) {
 		const struct btf_type *bt;
@@ -41,7 +42,7 @@ static int mark_refs(struct distill *d, const struct btf_type *t)
 		if (b2b_word_class(kind, i) != B2B_W_REF || !id || id >= d->start || d->id_map[id])
 			continue;
 		bt = b2b_raw_any_type(&d->r, id);
-		switch (btf_kind(bt)) {
+		switch (b2b_kind(bt)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_FWD: case BTF_KIND_ARRAY:
 		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_TYPEDEF:
 		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_PTR: case BTF_KIND_CONST:
@@ -85,7 +86,7 @@ static int append(char **buf, size_t *len, size_t *cap, const void *p, size_t si
 static int copy_to_split(struct distill *d, const struct btf_type *t)
 {
 	__u32 words = b2b_type_words(t), *w;
-	__u16 kind = btf_kind(t);
+	__u16 kind = b2b_kind(t);
 	size_t at = d->split_len;
 	int err;
 
@@ -122,7 +123,7 @@ static int add_distilled(struct distill *d, bool to_base)
 		if (!d->id_map[id])
 			continue;
 		t = b2b_raw_any_type(&d->r, id);
-		kind = btf_kind(t);
+		kind = b2b_kind(t);
 		named = t->name_off != 0;
 		switch (kind) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_FWD:
@@ -206,7 +207,7 @@ int b2b_distill_base(const void *data, size_t size, const struct btf *base,
 	while (pos < d.split_len) {
 		__u32 *w = (__u32 *)(d.split_types + pos);
 		__u32 words = b2b_type_words((const struct btf_type *)w);
-		__u16 kind = btf_kind((const struct btf_type *)w);
+		__u16 kind = b2b_kind((const struct btf_type *)w);
 
 		for (__u32 i = 2; i < words; i++) {
 			if (b2b_word_class(kind, i) != B2B_W_REF)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "btf2btf.h"
 #include "btf_check.h"
 #include "btf_edit.h"
@@ -114,7 +115,7 @@ int b2b_ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type
 	if (proto < x->first_id || proto - x->first_id + 1 >= btf__type_cnt(x->btf))
 		return -EINVAL;
 	t = (struct btf_type *)btf__type_by_id(x->btf, proto - x->first_id + 1);
-	if (!btf_is_func_proto(t) || idx >= btf_vlen(t))
+	if (!btf_is_func_proto(t) || idx >= b2b_vlen(t))
 		return -EINVAL;
 	btf_params(t)[idx].type = type;
 	return 0;
@@ -162,7 +163,7 @@ static int check_tag(const struct b2b_ext *x, __u32 tag, __u32 target, int idx, 
 	if (idx < 0)
 		return 0;
 	proto = btf_is_func(t) ? result_type(x, result_ref(x, target)) : NULL;
-	if (!proto || !btf_is_func_proto(proto) || idx >= btf_vlen(proto))
+	if (!proto || !btf_is_func_proto(proto) || idx >= (int)b2b_vlen(proto))
 		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d is not a parameter of [%u]",
 				 what, tag, idx, target);
 	return 0;
@@ -194,7 +195,7 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 		const struct btf_type *t = btf__type_by_id(x->btf, local);
 		__u32 id = x->first_id + local - 1;
 
-		switch (btf_kind(t)) {
+		switch (b2b_kind(t)) {
 		case BTF_KIND_FUNC:
 			err = check_func(x, id, t->type, what, log);
 			break;
@@ -202,7 +203,7 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 			if (!result_type(x, t->type))
 				err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] returns type %u, out of range",
 						what, id, t->type);
-			for (__u16 i = 0; i < btf_vlen(t) && !err; i++)
+			for (__u16 i = 0; i < b2b_vlen(t) && !err; i++)
 				if (!result_type(x, btf_params(t)[i].type))
 					err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] parameter %u has type %u, out of range",
 							what, id, i, btf_params(t)[i].type);
@@ -217,7 +218,7 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 						what, id, t->type);
 			break;
 		default:
-			err = b2b_errno(log, -EINVAL, "%s: new type [%u] of kind %u", what, id, btf_kind(t));
+			err = b2b_errno(log, -EINVAL, "%s: new type [%u] of kind %u", what, id, b2b_kind(t));
 		}
 	}
 	for (size_t i = 0; i < x->nr_retype && !err; i++) {
@@ -230,32 +231,19 @@ int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_lo
 					btf_decl_tag(t)->component_idx, what, log);
 		else
 			err = b2b_errno(log, -EINVAL, "%s: type [%u] of kind %u repointed", what,
-					x->retype[i].id, btf_kind(t));
+					x->retype[i].id, b2b_kind(t));
 	}
 	return err;
 }
 
-enum btf_endianness b2b_native_endianness(void)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return BTF_BIG_ENDIAN;
-#else
-	return BTF_LITTLE_ENDIAN;
-#endif
-}
-
-/* orig's and x->btf's raw bytes, native endian: libbpf keeps both until
- * the BTF is modified or freed, which neither is during the layout */
+/* orig's and x->btf's raw bytes (native: every BTF the library parses is,
+ * btf_format.h): libbpf keeps both until the BTF is modified or freed,
+ * which neither is during the layout */
 static int raw_views(const struct b2b_ext *x, const char **oraw, const char **eraw)
 {
-	struct btf *orig = (struct btf *)x->orig;	/* endianness view only, restored */
-	enum btf_endianness e = btf__endianness(orig);
 	__u32 osz = 0, esz = 0;
 
-	if (btf__set_endianness(orig, b2b_native_endianness()))
-		return -EINVAL;
-	*oraw = btf__raw_data(orig, &osz);
-	btf__set_endianness(orig, e);
+	*oraw = btf__raw_data(x->orig, &osz);
 	*eraw = btf__raw_data(x->btf, &esz);
 	return *oraw && *eraw ? 0 : -ENOMEM;
 }
@@ -351,7 +339,7 @@ static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, c
 		size_t sz = sizeof(*bt);
 
 		bt->name_off = map_str(ns, bt->name_off);
-		switch (btf_kind(bt)) {
+		switch (b2b_kind(bt)) {
 		case BTF_KIND_FUNC:
 		case BTF_KIND_PTR:
 		case BTF_KIND_TYPE_TAG:
@@ -359,12 +347,12 @@ static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, c
 		case BTF_KIND_FUNC_PROTO: {
 			struct btf_param *pp = btf_params(bt);
 
-			for (__u16 i = 0; i < btf_vlen(bt); i++) {
+			for (__u16 i = 0; i < b2b_vlen(bt); i++) {
 				pp[i].name_off = map_str(ns, pp[i].name_off);
 				if (pp[i].name_off == UINT32_MAX)
 					return -EINVAL;
 			}
-			sz += btf_vlen(bt) * sizeof(*pp);
+			sz += b2b_vlen(bt) * sizeof(*pp);
 			break;
 		}
 		case BTF_KIND_DECL_TAG:
@@ -385,7 +373,7 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 	const struct btf *base = btf__base_btf(x->orig);
 	const char *oraw, *eraw, *otypes, *ostrs;
 	struct new_strs ns = { 0 };
-	struct btf_header oh, eh, h;
+	struct b2b_btf_hdr oh, eh, h;
 	__u64 base_end = 0, total;
 	char *out = NULL, *at;
 	int err;

@@ -49,8 +49,6 @@ int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool 
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type);
 /* Check the new types and repointings against the result; errors logged. */
 int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log);
-/* The byte order of the laid-out result: the host's. */
-enum btf_endianness b2b_native_endianness(void);
 
 /* The result, raw BTF in orig's layout, native endian, in one new buffer
  * (b2b_malloc'd); x is not changed. */

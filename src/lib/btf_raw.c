@@ -27,19 +27,23 @@ void *b2b_realloc(void *p, size_t size)
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)
 {
 	const char *d = data;
-	struct btf_header *h = &r->hdr;
+	struct b2b_btf_hdr *h = &r->hdr;
 	__u32 cap;
 
 	memset(r, 0, sizeof(*r));
 	if (size < sizeof(*h))
 		return -EINVAL;
 	memcpy(h, data, sizeof(*h));
-	if (h->magic != BTF_MAGIC || h->hdr_len < sizeof(*h) || h->hdr_len > size ||
+	/* the native 24-byte form b2b_btf_read() made, or a pass wrote */
+	if (h->magic != B2B_BTF_MAGIC || h->hdr_len != B2B_BTF_HDR_LEN ||
 	    h->type_off % 4 || (__u64)h->type_off + h->type_len > size - h->hdr_len ||
 	    (__u64)h->str_off + h->str_len > size - h->hdr_len)
 		return -EINVAL;
 	r->types = d + h->hdr_len + h->type_off;
 	r->strs = d + h->hdr_len + h->str_off;
+	/* types are read in place: never at an address they do not align to */
+	if ((uintptr_t)r->types % 4)
+		return -EINVAL;
 	if (h->str_len && r->strs[h->str_len - 1])
 		return -EINVAL;	/* the last string unterminated */
 	r->base = base;
@@ -102,8 +106,8 @@ void b2b_pass_out_free(struct b2b_pass_out *o)
 
 char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t *size)
 {
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+	struct b2b_btf_hdr h = {
+		.magic = B2B_BTF_MAGIC, .version = B2B_BTF_VERSION, .hdr_len = sizeof(h),
 		.type_off = 0, .type_len = type_len, .str_off = type_len, .str_len = r->hdr.str_len,
 	};
 	size_t total = sizeof(h) + (size_t)type_len + h.str_len;
@@ -122,8 +126,8 @@ char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t
 int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str_len,
 		  void **data, size_t *size)
 {
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+	struct b2b_btf_hdr h = {
+		.magic = B2B_BTF_MAGIC, .version = B2B_BTF_VERSION, .hdr_len = sizeof(h),
 		.type_off = 0, .type_len = type_len, .str_off = type_len, .str_len = str_len,
 	};
 	size_t total = sizeof(h) + (size_t)type_len + str_len;

@@ -13,8 +13,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "btf_format.h"
+
 struct b2b_raw {
-	struct btf_header hdr;	/* as read */
+	struct b2b_btf_hdr hdr;	/* as read */
 	const char *types;	/* read in place */
 	const char *strs;
 	const struct btf *base;	/* NULL unless split */
@@ -31,10 +33,10 @@ enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
 static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
 {
 	const struct btf_type *t = (const struct btf_type *)w;
-	__u32 vlen = btf_vlen(t), i;
+	__u32 vlen = b2b_vlen(t), i;
 
 #define REMAP(x) do { if ((x) < nr) (x) = map[(x)]; } while (0)
-	switch (btf_kind(t)) {
+	switch (b2b_kind(t)) {
 	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
 	case BTF_KIND_TYPE_TAG:
@@ -84,38 +86,10 @@ static inline __u32 b2b_raw_type_cnt(const struct b2b_raw *r)
 	return r->start_id + r->nr;
 }
 
-/* 32-bit words of a type, header included; 0 for an unknown kind.
- * (Inline: the passes call these for every word of every type.) */
+/* 32-bit words of a type, header included; 0 for an unknown kind. */
 static inline __u32 b2b_type_words(const struct btf_type *t)
 {
-	__u32 vlen = btf_vlen(t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-		return 4;
-	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 3;
-	case BTF_KIND_ARRAY:
-		return 3 + 3;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		return 3 + 3 * vlen;
-	case BTF_KIND_ENUM:
-		return 3 + 2 * vlen;
-	case BTF_KIND_ENUM64:
-		return 3 + 3 * vlen;
-	case BTF_KIND_FUNC_PROTO:
-		return 3 + 2 * vlen;
-	case BTF_KIND_VAR:
-		return 4;
-	case BTF_KIND_DATASEC:
-		return 3 + 3 * vlen;
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	default:
-		return 0;
-	}
+	return b2b_btf_type_words(t->info);
 }
 
 /* What word i (< b2b_type_words()) of a type of this kind holds. */

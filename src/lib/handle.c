@@ -20,6 +20,9 @@ void btf2btf__close(struct btf2btf *b)
 	free(b->set8_view);
 	free(b->kfunc_view);
 	btf__free(b->btf);
+	b2b_btf_format_free(&b->fmt);
+	b2b_raw_out_forget(b, 0);
+	b2b_raw_out_forget(b, 1);
 	/* a base the caller lent (opts.base_btf) stays theirs */
 	if (b->base != b->lent_base)
 		btf__free(b->base);
@@ -34,33 +37,57 @@ bool btf2btf__changed(const struct btf2btf *b)
 	return b->changed;
 }
 
-/* Raw bytes of btf in the byte order of the BTF read, b->btf's (libbpf
- * keeps them until btf is changed or freed). */
-static int raw_of(struct btf2btf *b, struct btf *btf, const void **data, size_t *size)
+void b2b_raw_out_forget(struct btf2btf *b, int slot)
+{
+	free(b->raw_out[slot]);
+	b->raw_out[slot] = NULL;
+	b->raw_out_size[slot] = 0;
+}
+
+/* Raw bytes of btf laid out as the BTF read (b->fmt): libbpf's own when
+ * that is the native 24-byte form (kept until btf is changed or freed),
+ * else b->raw_out[slot] (kept until btf is replaced). */
+static int raw_of(struct btf2btf *b, struct btf *btf, int slot, const void **data, size_t *size)
 {
 	__u32 sz = 0;
 	const void *raw;
+	size_t out_size;
+	void *out;
+	int err;
 
-	if (btf__set_endianness(btf, btf__endianness(b->btf)))
-		return -EINVAL;
+	if (b->raw_out[slot]) {
+		*data = b->raw_out[slot];
+		*size = b->raw_out_size[slot];
+		return 0;
+	}
 	raw = btf__raw_data(btf, &sz);
 	if (!raw)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
-	*data = raw;
-	*size = sz;
+	if (b2b_btf_format_is_plain(&b->fmt)) {
+		*data = raw;
+		*size = sz;
+		return 0;
+	}
+	err = b2b_btf_write(raw, sz, &b->fmt, &out, &out_size);
+	if (err)
+		return b2b_errno(&b->log, err, "cannot serialise BTF: %s", strerror(-err));
+	b->raw_out[slot] = out;
+	b->raw_out_size[slot] = out_size;
+	*data = out;
+	*size = out_size;
 	return 0;
 }
 
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	return raw_of(b, b->btf, data, size);
+	return raw_of(b, b->btf, 0, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
 	if (!b->distilled)
 		return -ENOENT;
-	return raw_of(b, b->base, data, size);
+	return raw_of(b, b->base, 1, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)

@@ -7,6 +7,7 @@
 #define BTF2BTF_HANDLE_H
 
 #include "btf_edit.h"
+#include "btf_format.h"
 #include "btf_ids.h"
 #include "elf_file.h"
 #include "kfuncs.h"
@@ -26,6 +27,13 @@ struct btf2btf {
 	 * every post-pass applied), split on base */
 	struct btf *btf;
 	struct btf *base;		/* base of btf: as read, or the distilled one */
+	/* how the BTF read was laid out (header length, layout section, byte
+	 * order): btf is native, 24-byte header; the writers lay it out so */
+	struct b2b_btf_format fmt;
+	/* btf2btf__raw_btf(), __raw_base_btf() when fmt is not plain: kept
+	 * until btf (base) is replaced, as libbpf keeps its own */
+	void *raw_out[2];
+	size_t raw_out_size[2];
 	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
 	bool distill;			/* asked for */
 	bool distilled;			/* base is the distilled base the transform made */
@@ -43,11 +51,14 @@ struct btf2btf {
 };
 
 /* Parse BTF bytes (split on base when base is set) and check every type;
- * what names them in messages. */
+ * what names them in messages; *fmt (NULL: not wanted) says how the bytes
+ * were laid out (the caller frees it with b2b_btf_format_free()). */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
-		  struct btf **out, const struct b2b_log *log);
+		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log);
 /* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
 const char *b2b_func_name(const struct btf *btf, __u32 id);
+/* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */
+void b2b_raw_out_forget(struct btf2btf *b, int slot);
 /* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
  * same order: entry i is item i). */
 void b2b_kfunc_view_sync(struct btf2btf *b);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "btf_check.h"
+#include "btf_format.h"
 #include "btf_post.h"
 #include "handle.h"
 #include "libbpf_compat.h"
@@ -30,35 +31,47 @@ static bool is_btf_magic(const unsigned char *p, size_t size)
 }
 
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
-		  struct btf **out, const struct b2b_log *log)
+		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log)
 {
+	struct b2b_btf_format own_fmt;
 	struct btf *btf;
+	size_t nsize;
+	void *native;
 	int err;
 
 	*out = NULL;
-	err = b2b_check_btf_header(data, size, what, log);
+	if (!fmt)
+		fmt = &own_fmt;
+	/* libbpf reads the native, 24-byte-header form: what every version
+	 * of it reads the same way, whatever the bytes and header were */
+	err = b2b_btf_read(data, size, base ? btf__type_cnt(base) : 1, what, log, &native, &nsize,
+			   fmt);
 	if (err)
 		return err;
 	errno = 0;
-	btf = b2b_btf_new(data, size, base);
+	btf = b2b_btf_new(native, nsize, base);
 	if (!btf) {
 		err = errno ? -errno : -EINVAL;
-		if (err == -EINVAL && b2b_check_btf_raw(data, size, base, what, log))
-			return err;
-		return b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
+		if (err != -EINVAL || !b2b_check_btf_raw(native, nsize, base, what, log))
+			err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
+	} else {
+		err = b2b_check_btf_types(btf, what, log);
 	}
-	err = b2b_check_btf_types(btf, what, log);
+	free(native);
 	if (err) {
 		btf__free(btf);
+		b2b_btf_format_free(fmt);
 		return err;
 	}
+	if (fmt == &own_fmt)
+		b2b_btf_format_free(fmt);
 	*out = btf;
 	return 0;
 }
 
 /* BTF of an ELF file's .BTF section, or of a raw BTF file. */
 static int load_btf_file(const char *path, struct btf *base, const char *what,
-			 struct btf **out, const struct b2b_log *parent)
+			 struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
 {
 	struct b2b_log log = *parent;
 	struct b2b_section sec;
@@ -83,9 +96,9 @@ static int load_btf_file(const char *path, struct btf *base, const char *what,
 				err = b2b_errno(&log, -ENOENT, "has no .BTF section");
 		}
 		if (!err)
-			err = b2b_parse_btf(sec.data, sec.size, base, what, out, &log);
+			err = b2b_parse_btf(sec.data, sec.size, base, what, out, fmt, &log);
 	} else if (is_btf_magic(data, size)) {
-		err = b2b_parse_btf(data, size, base, what, out, &log);
+		err = b2b_parse_btf(data, size, base, what, out, fmt, &log);
 	} else {
 		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");
 	}
@@ -271,7 +284,7 @@ static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *wha
 	int err;
 
 	if (btf_path)
-		return load_btf_file(btf_path, b->base, what, &b->btf, &b->log);
+		return load_btf_file(btf_path, b->base, what, &b->btf, &b->fmt, &b->log);
 	err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
 	if (err == -ENOENT)
 		return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
@@ -283,7 +296,7 @@ static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *wha
 		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
 				 sec.shdr.sh_type);
 	b->btf_index = sec.index;
-	err = b2b_parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->log);
+	err = b2b_parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->fmt, &b->log);
 	/* libbpf holds its own copy now */
 	b2b_elf_release(b->elf, sec.data, sec.size);
 	return err;
@@ -300,7 +313,7 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 		return -EINVAL;
 	log.fn = B2B_OPTS_GET(opts, log, NULL);
 	log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
-	return load_btf_file(path, NULL, "base BTF", out, &log);
+	return load_btf_file(path, NULL, "base BTF", out, NULL, &log);
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
@@ -316,7 +329,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		/* libbpf takes the base of split BTF as non-const; it never writes it */
 		b->base = (struct btf *)b->lent_base;
 	} else if (base_path) {
-		err = load_btf_file(base_path, NULL, "base BTF", &b->base, &b->log);
+		err = load_btf_file(base_path, NULL, "base BTF", &b->base, NULL, &b->log);
 		if (err)
 			return err;
 	}
@@ -344,7 +357,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	} else if (is_btf_magic(data, size)) {
 		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
-		err = b2b_parse_btf(data, size, b->base, what, &b->btf, &b->log);
+		err = b2b_parse_btf(data, size, b->base, what, &b->btf, &b->fmt, &b->log);
 		/* a raw BTF file is rewritten whole: no ELF to keep */
 		b2b_elf_close(b->elf);
 		b->elf = NULL;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "plan.h"
 
 /* ---- names ---- */
@@ -92,7 +93,7 @@ int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id)
 	const struct btf_type *t = btf__type_by_id(btf, proto_id);
 	const struct btf_param *p = btf_params(t);
 
-	for (__u16 i = 0; i < btf_vlen(t); i++)
+	for (__u16 i = 0; i < b2b_vlen(t); i++)
 		if (is_implicit_arg(btf, p[i].type))
 			return i;
 	return -1;
@@ -249,7 +250,7 @@ const char *btf2btf__kind_name(unsigned int kind)
 
 static const char *kind_str(const struct btf_type *t)
 {
-	return btf2btf__kind_name(t ? btf_kind(t) : BTF_KIND_UNKN);
+	return btf2btf__kind_name(t ? b2b_kind(t) : BTF_KIND_UNKN);
 }
 
 /* FUNC (kind BTF_KIND_FUNC) or any type (kind < 0) named name, in the BTF or its base. */
@@ -447,7 +448,7 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
 {
 	const struct btf_type *ta = btf__type_by_id(btf, a), *tb = btf__type_by_id(btf, b);
 
-	if (ta->type != tb->type || btf_vlen(ta) < n || btf_vlen(tb) < n)
+	if (ta->type != tb->type || (int)b2b_vlen(ta) < n || (int)b2b_vlen(tb) < n)
 		return false;
 	for (int i = 0; i < n; i++)
 		if (btf_params(ta)[i].type != btf_params(tb)[i].type)
@@ -459,7 +460,7 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
 static void not_last(struct planner *p, const struct b2b_kfunc *kf, __u32 proto, int keep)
 {
 	const struct btf *btf = p->in->btf;
-	int vlen = btf_vlen(type_of(p, proto));
+	int vlen = b2b_vlen(type_of(p, proto));
 	char dropped[256];
 	size_t len = 0;
 
@@ -492,7 +493,7 @@ static void plan_implicit(struct planner *p, struct b2b_kfunc *kf)
 	char impl_name[BTF2BTF_KSYM_NAME_LEN];
 	const struct b2b_kfunc *impl_kf;
 	__u32 proto = type_of(p, kf->btf_id)->type, impl, other, iproto;
-	int vlen = btf_vlen(type_of(p, proto)), keep, ikeep = -1, want;
+	int vlen = b2b_vlen(type_of(p, proto)), keep, ikeep = -1, want;
 	bool matches;
 
 	kf->state = kf->planned = BTF2BTF_KFUNC_PENDING;
@@ -529,11 +530,11 @@ static void plan_implicit(struct planner *p, struct b2b_kfunc *kf)
 		/* like upstream, a real _impl may declare the implicit argument
 		 * with another pointer type (6.12's bpf_wq_set_callback_impl:
 		 * void *aux__ign) */
-		if (ikeep < 0 && btf_vlen(type_of(p, iproto)) > want &&
+		if (ikeep < 0 && (int)b2b_vlen(type_of(p, iproto)) > want &&
 		    btf_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
 			ikeep = want;
 		/* an _impl without implicit argument matches one as long */
-		matches = (ikeep < 0 ? btf_vlen(type_of(p, iproto)) == want : ikeep == want) &&
+		matches = (ikeep < 0 ? (int)b2b_vlen(type_of(p, iproto)) == want : ikeep == want) &&
 			  is_proto_prefix(btf, proto, iproto, want);
 		kf->impl_id = impl;
 		if (keep < 0 && matches) {
@@ -605,7 +606,7 @@ static void plan_arena(struct planner *p, struct b2b_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
 	const struct btf_type *proto = type_of(p, type_of(p, kf->btf_id)->type);
-	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : btf_vlen(proto);
+	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : b2b_vlen(proto);
 	int r;
 
 	if (kf->flags & BTF2BTF_KF_ARENA_RET) {

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_format.h"
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
@@ -143,7 +144,7 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k)
 {
 	const struct btf_type *func = btf__type_by_id(tx->btf, k->btf_id);
 	__u32 proto_id = func->type;
-	__u16 nr = btf_vlen(btf__type_by_id(tx->btf, proto_id));
+	__u16 nr = b2b_vlen(btf__type_by_id(tx->btf, proto_id));
 	int keep = k->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)k->reduced_params : nr;
 	int err, id;
 
@@ -161,7 +162,7 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k)
 		if (b2b_impl_name(k->name, impl_name))
 			return b2b_errno(tx->log, -ENAMETOOLONG, "kfunc %s: no room for its %s name",
 					 k->name, BTF2BTF_IMPL_SUFFIX);
-		id = b2b_ext_add_func(&tx->ext, impl_name, btf_vlen(func), proto_id);
+		id = b2b_ext_add_func(&tx->ext, impl_name, b2b_vlen(func), proto_id);
 		if (id < 0)
 			return b2b_errno(tx->log, id, "cannot add FUNC %s: %s", impl_name,
 					 strerror(-id));
@@ -320,15 +321,10 @@ static int run_post_passes(const struct btf2btf *b, struct b2b_post *post)
 	int err;
 
 	if (!post->btf.data) {
-		struct btf *btf = b->btf;	/* endianness view only, restored */
-		enum btf_endianness e = btf__endianness(btf);
 		const void *raw;
 		__u32 sz = 0;
 
-		if (btf__set_endianness(btf, b2b_native_endianness()))
-			return b2b_errno(&b->log, -EINVAL, "cannot convert the BTF to native byte order");
-		raw = btf__raw_data(btf, &sz);
-		btf__set_endianness(btf, e);
+		raw = btf__raw_data(b->btf, &sz);	/* native: btf_format.h */
 		post->btf.data = raw ? b2b_malloc(sz) : NULL;
 		if (!post->btf.data)
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
@@ -452,8 +448,10 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 			move_names(b, result, NULL, 0, true);	/* the ids are the result's now */
 		btf__free(b->btf);
 		b->btf = result;
+		b2b_raw_out_forget(b, 0);
 	}
 	if (post->new_base) {
+		b2b_raw_out_forget(b, 1);
 		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
 			btf__free(b->base);
 		b->base = post->new_base;
@@ -534,8 +532,6 @@ int btf2btf__transform(struct btf2btf *b)
 			err = b2b_errno(&b->log, -ENOMEM, "out of memory");
 	}
 	if (!err) {
-		if (result)	/* written in the byte order of the BTF read */
-			btf__set_endianness(result, btf__endianness(b->btf));
 		commit(b, &tx, result, changed, &post, scratch);
 	} else {
 		btf__free(result);

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The BTF format as the bytes say it, in the library's own definitions:
+ * never sizeof() of whatever <linux/btf.h> the build machine has. That
+ * header grows (Linux 7.1 added layout_off/layout_len: struct btf_header is
+ * 32 bytes there, 24 before) and so do its macros (kind 5 -> 7 bits, vlen
+ * 16 -> 24 bits), while a BTF carries its own header length.
+ *
+ * btf_format.c is the one reader of BTF bytes (any header length, either
+ * byte order, any alignment of the caller's buffer, the layout section) and
+ * the one writer; everything between works on native-endian bytes with the
+ * 24-byte header, aligned, which every libbpf reads.
+ */
+#ifndef BTF2BTF_BTF_FORMAT_H
+#define BTF2BTF_BTF_FORMAT_H
+
+/* the kind numbers only (ABI constants): no struct, no macro of it */
+#include <linux/btf.h>
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+#define B2B_BTF_MAGIC		0xeB9F
+#define B2B_BTF_VERSION		1
+
+/* The header every BTF has since Linux 4.18 (24 bytes). */
+struct b2b_btf_hdr {
+	__u16 magic;
+	__u8 version;
+	__u8 flags;
+	__u32 hdr_len;
+	/* offsets from the end of the header */
+	__u32 type_off;
+	__u32 type_len;
+	__u32 str_off;
+	__u32 str_len;
+};
+#define B2B_BTF_HDR_LEN		24
+/* Linux 7.1 on: two more words, the layout section's offset and length */
+#define B2B_BTF_HDR_LAYOUT_LEN	32
+
+/* One entry of the layout section per kind: the bytes after struct
+ * btf_type, one element (info_sz) and vlen elements of elem_sz each. */
+struct b2b_btf_layout {
+	__u8 info_sz;
+	__u8 elem_sz;
+	__u16 flags;
+};
+
+/* The kinds this library knows: BTF_KIND_UNKN (0) to BTF_KIND_ENUM64 (19). */
+#define B2B_BTF_NR_KINDS	20
+
+/* The 2026 UAPI's reading of btf_type.info: 7-bit kind, 24-bit vlen (the
+ * bits older BTF leaves zero), kind_flag in bit 31. */
+static inline __u32 b2b_info_kind(__u32 info)
+{
+	return (info >> 24) & 0x7f;
+}
+
+static inline __u32 b2b_info_vlen(__u32 info)
+{
+	return info & 0xffffff;
+}
+
+/* Of a type read through libbpf or the raw passes (struct btf_type is the
+ * ABI's three words; only its accessors are the library's own). */
+static inline __u32 b2b_kind(const struct btf_type *t)
+{
+	return b2b_info_kind(t->info);
+}
+
+static inline __u32 b2b_vlen(const struct btf_type *t)
+{
+	return b2b_info_vlen(t->info);
+}
+
+/* The largest vlen libbpf (up to 1.7) holds: it reads 16 bits. */
+#define B2B_LIBBPF_MAX_VLEN	0xffff
+
+/* What a BTF read looked like, so that it is written back the same way. */
+struct b2b_btf_format {
+	bool swapped;			/* the other byte order than this machine's */
+	__u32 hdr_len;			/* as read (24, 32, ...) */
+	__u32 nr_layout;		/* layout entries (0: no layout section) */
+	struct b2b_btf_layout *layout;	/* native byte order, owned */
+};
+
+void b2b_btf_format_free(struct b2b_btf_format *fmt);
+/* A copy of src into dst (dst's own layout freed first): 0 or -ENOMEM. */
+int b2b_btf_format_copy(struct b2b_btf_format *dst, const struct b2b_btf_format *src);
+/* True when bytes written with fmt are the native 24-byte form as they are. */
+bool b2b_btf_format_is_plain(const struct b2b_btf_format *fmt);
+
+/*
+ * Check BTF bytes (data may lie at any address) and return them as native
+ * byte order, 24-byte header, types then strings, in one new buffer
+ * (*out, *out_size; 4-byte aligned); *fmt says how they were laid out.
+ * start_id is the id of the first own type (1, or a split BTF's base type
+ * count), for messages. Refused, with a message naming what: a header or
+ * section that does not fit, a kind this library does not know (the layout
+ * section gives its size, not which of its words are type ids), a vlen
+ * libbpf cannot hold.
+ */
+int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what,
+		 const struct b2b_log *log, void **out, size_t *out_size,
+		 struct b2b_btf_format *fmt);
+
+/*
+ * BTF bytes as fmt lays them out, from native bytes with the 24-byte
+ * header (types, then strings): fmt's header length, a layout section
+ * describing every kind the types use (fmt's entries, then the library's
+ * own for kinds past them) when fmt has one, fmt's byte order. *out is
+ * new (the caller frees it).
+ */
+int b2b_btf_write(const void *native, size_t size, const struct b2b_btf_format *fmt,
+		  void **out, size_t *out_size);
+
+/* 32-bit words of a type, struct btf_type included, from its info word
+ * (native): 0 for a kind this library does not know. (Inline: the passes
+ * call it for every type.) */
+static inline __u32 b2b_btf_type_words(__u32 info)
+{
+	__u32 vlen = b2b_info_vlen(info);
+
+	switch (b2b_info_kind(info)) {
+	case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 3;
+	case BTF_KIND_ARRAY:
+		return 6;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC: case BTF_KIND_ENUM64:
+		return 3 + 3 * vlen;
+	case BTF_KIND_ENUM: case BTF_KIND_FUNC_PROTO:
+		return 3 + 2 * vlen;
+	default:
+		return 0;
+	}
+}
+
+#endif /* BTF2BTF_BTF_FORMAT_H */
