@@ -60,9 +60,10 @@ mount_ro() {	# mount_ro SOURCE TARGET: a read-only bind mount
 
 work=$(mktemp -d "$ROOT/tmp/btf2btf-check.XXXXXX")
 inside=${work#"$ROOT"}
+# (.cache may be a symlink, which the ignore rule "/.cache/" does not match)
 (cd "$TOP" && git ls-files -z --cached --others --exclude-standard --deduplicate |
-	tar --null -T - --ignore-failed-read -cf - 2> /dev/null) | tar -C "$work" -xf -
-ln -s "$CACHE" "$work/.cache"
+	grep -zv '^\.cache$' | tar --null -T - --ignore-failed-read -cf - 2> /dev/null) | tar -C "$work" -xf -
+ln -sfn "$CACHE" "$work/.cache"
 
 mount_at "$ROOT/proc" -t proc proc
 [ -d /sys/kernel/btf ] && mount_ro /sys/kernel/btf "$ROOT/sys/kernel/btf"

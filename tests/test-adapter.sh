@@ -149,9 +149,25 @@ check "masquerade in PATH: transformed as by build/pahole" cmp -s adapter.BTF.1 
 rc=0; BTF2BTF=/bin/false "$ADAPTER" -J --btf_encode_detached=fail.BTF.1 kfuncs.gcc.o 2> fail.err || rc=$?
 check "btf2btf failing: exit $rc, message names the file ($(cat fail.err))" \
 	eval '[ $rc != 0 ] && grep -q "btf2btf failed on fail.BTF.1" fail.err'
+# a pahole that fails (exit 3) on the encoding call: the adapter stops with
+# its status and runs no btf2btf
+mkdir failing
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo v1.26; exit 0; }\necho "pahole: $2: cannot encode" >&2; exit 3\n' > failing/pahole
+chmod +x failing/pahole
+rc=0; BTF2BTF_PAHOLE=$T/failing/pahole "$ADAPTER" -J --btf_encode_detached=none.BTF.1 kfuncs.gcc.o 2> none.err || rc=$?
+check "pahole failing: its exit status ($rc) is the adapter's, no btf2btf run" \
+	eval '[ $rc = 3 ] && ! grep -q btf2btf-pahole none.err'
+# the real pahole on a missing object: the adapter exits as it does when it
+# fails (pahole 1.24 and 1.30: 1), and stops the build when it does not
+rc_real=0; "$PAHOLE" -J --btf_encode_detached=none.real.BTF.1 no-such.o 2> /dev/null || rc_real=$?
 rc=0; "$ADAPTER" -J --btf_encode_detached=none.BTF.1 no-such.o 2> none.err || rc=$?
-check "pahole failing (missing object): its exit status ($rc) is the adapter's" \
-	eval '[ $rc != 0 ] && ! grep -q btf2btf-pahole none.err'
+if [ "$rc_real" != 0 ]; then
+	check "pahole $PAHOLE_VERSION failing (missing object): its exit status ($rc) is the adapter's" \
+		eval '[ $rc = $rc_real ] && ! grep -q btf2btf-pahole none.err'
+else
+	check "pahole $PAHOLE_VERSION exits 0 on a missing object: the adapter stops ($rc): $(cat none.err)" \
+		eval '[ $rc != 0 ] && grep -q "btf2btf failed on none.BTF.1" none.err'
+fi
 
 echo "adapter: $pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
