@@ -423,7 +423,8 @@ static size_t check_kfunc_view_before_transform(const char *fixture)
 /* basic.o, written by the fixture builder, has bpf_kfunc_plain_aux before
  * bpf_kfunc_noflags: the name sort moves kfuncs whatever the toolchain, and
  * the view follows. A compiler's object may already be in name order (pahole
- * from 1.25 emits functions sorted by name), so there nothing need move. */
+ * 1.30 and 1.32 emit functions sorted by name, 1.24 in DWARF order), so there
+ * nothing need move. */
 static void test_kfunc_view_before_transform(void **state)
 {
 	(void)state;
