@@ -18,7 +18,7 @@ for t in gcc clang bpftool; do
 	command -v $t > /dev/null || { echo "test-adapter: $t not found" >&2; exit 1; }
 done
 export BTF2BTF LLVM_OBJCOPY=objcopy
-unset VERSION PATCHLEVEL BTF2BTF_PAHOLE
+unset VERSION PATCHLEVEL
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -47,9 +47,29 @@ printf '%s\n' 'struct bpf_prog_aux { int id; void *priv; };' \
 	'int base_fn(struct bpf_prog_aux *aux, struct bpf_wq *wq) { return aux->id + (int)wq->__opaque[0]; }' > base.c
 gcc -g -O1 -c base.c -o base.o && "$PAHOLE" -J base.o
 
+# The adapter transforms only for a pahole older than 1.27 (from 1.27 pahole
+# emits the bpf_kfunc tags itself and the adapter passes through). With a
+# newer real pahole, the transform is tested through OLD, a pahole that says
+# it is v1.26 and runs the real one: what the adapter does with the BTF it
+# writes does not depend on the version.
+PAHOLE_VERSION=$("$PAHOLE" --version)
+pahole_num=$(printf '%s\n' "$PAHOLE_VERSION" | sed -n 's/^v\([0-9]*\)\.\([0-9]*\).*/\1\2/p')
+[ -n "$pahole_num" ] || { echo "test-adapter: cannot read the version of $PAHOLE ($PAHOLE_VERSION)" >&2; exit 1; }
+mkdir old
+if [ "$pahole_num" -lt 127 ]; then
+	ln -s "$PAHOLE" old/pahole
+else
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo v1.26; exit 0; }\nexec %s "$@"\n' "$PAHOLE" > old/pahole
+	chmod +x old/pahole
+fi
+OLD=$T/old/pahole
+OLD_VERSION=$("$OLD" --version)
+export BTF2BTF_PAHOLE=$OLD
+
 # --- pass-through ---
-check "--version is pahole's ($("$PAHOLE" --version))" \
-	test "$("$ADAPTER" --version)" = "$("$PAHOLE" --version)"
+check "--version is pahole's ($OLD_VERSION)" test "$("$ADAPTER" --version)" = "$OLD_VERSION"
+check "--version is the real pahole's ($PAHOLE_VERSION) when that is the one it runs" \
+	test "$(BTF2BTF_PAHOLE=$PAHOLE "$ADAPTER" --version)" = "$PAHOLE_VERSION"
 rc_real=0; "$PAHOLE" --no-such-option > /dev/null 2>&1 || rc_real=$?
 rc_ad=0; "$ADAPTER" --no-such-option > /dev/null 2>&1 || rc_ad=$?
 check "a bad option exits as pahole does ($rc_real)" test "$rc_ad" = "$rc_real" -a "$rc_real" != 0
@@ -66,7 +86,7 @@ check "-J --btf_base in place (6.12 modules): byte-identical object" cmp -s mod6
 "$PAHOLE" -J --btf_encode_detached=real.BTF.1 kfuncs.gcc.o
 "$ADAPTER" -J --btf_encode_detached=adapter.BTF.1 kfuncs.gcc.o
 dump real.BTF.1 > real.txt; dump adapter.BTF.1 > adapter.txt
-check "plain pahole 1.24: no _impl, bpf_kfunc_implicit_arg takes 2 parameters" \
+check "plain pahole $PAHOLE_VERSION: no _impl, bpf_kfunc_implicit_arg takes 2 parameters" \
 	eval '! has_func real.txt bpf_kfunc_implicit_arg_impl && [ "$(nparams real.txt bpf_kfunc_implicit_arg)" = 2 ]'
 check "bpf_kfunc_implicit_arg_impl added with 2 parameters, the kfunc reduced to 1" \
 	eval '[ "$(nparams adapter.txt bpf_kfunc_implicit_arg_impl)" = 2 ] && [ "$(nparams adapter.txt bpf_kfunc_implicit_arg)" = 1 ]'
@@ -74,8 +94,8 @@ check "bpf_wq_set_callback reduced to 3 parameters, _impl keeps 4" \
 	eval '[ "$(nparams adapter.txt bpf_wq_set_callback)" = 3 ] && [ "$(nparams adapter.txt bpf_wq_set_callback_impl)" = 4 ]'
 check "legacy bpf_kfunc_implicit_arg_legacy reduced to 2, its own _impl kept" \
 	eval '[ "$(nparams adapter.txt bpf_kfunc_implicit_arg_legacy)" = 2 ] && [ "$(grep -c "FUNC .bpf_kfunc_implicit_arg_legacy_impl." adapter.txt)" = 1 ]'
-check "no bpf_kfunc decl tag for resolve_btfids to act on" \
-	test "$(ntags adapter.txt bpf_kfunc)" = 0
+check "no bpf_kfunc decl tag added for resolve_btfids to act on (pahole wrote $(ntags real.txt bpf_kfunc))" \
+	test "$(ntags adapter.txt bpf_kfunc)" = "$(ntags real.txt bpf_kfunc)"
 check "unflagged bpf_kfunc_plain_aux untouched" \
 	eval '[ "$(nparams adapter.txt bpf_kfunc_plain_aux)" = 2 ] && ! has_func adapter.txt bpf_kfunc_plain_aux_impl'
 "$ADAPTER" -J --btf_encode_detached=again.BTF.1 kfuncs.gcc.o
@@ -111,21 +131,43 @@ printf '#!/bin/sh\n[ "$1" = --version ] && { echo v1.27; exit 0; }\nexec %s "$@"
 chmod +x new/pahole
 BTF2BTF_PAHOLE=$T/new/pahole "$ADAPTER" -J --btf_encode_detached=p127.BTF.1 kfuncs.gcc.o
 check "a pahole that reports v1.27 (emits the tags itself): byte-identical" cmp -s real.BTF.1 p127.BTF.1
+BTF2BTF_PAHOLE=$PAHOLE "$ADAPTER" -J --btf_encode_detached=preal.BTF.1 kfuncs.gcc.o
+if [ "$pahole_num" -ge 127 ]; then
+	check "the real pahole $PAHOLE_VERSION (emits the tags itself): byte-identical" cmp -s real.BTF.1 preal.BTF.1
+else
+	check "the real pahole $PAHOLE_VERSION (older than 1.27): transformed" cmp -s adapter.BTF.1 preal.BTF.1
+fi
 
-# --- masquerade: the adapter as "pahole" first in PATH finds the real one ---
+# --- masquerade: the adapter as "pahole" first in PATH finds the next one ---
 mkdir masq && ln -s "$ADAPTER" masq/pahole
-check "masquerade in PATH: pahole --version still answers $("$PAHOLE" --version)" \
-	test "$(PATH=$T/masq:$PATH pahole --version)" = "$("$PAHOLE" --version)"
-PATH=$T/masq:$PATH pahole -J --btf_encode_detached=masq.BTF.1 kfuncs.gcc.o
+check "masquerade in PATH: pahole --version still answers $OLD_VERSION" \
+	test "$(PATH=$T/masq:$T/old:$PATH BTF2BTF_PAHOLE= pahole --version)" = "$OLD_VERSION"
+PATH=$T/masq:$T/old:$PATH BTF2BTF_PAHOLE= pahole -J --btf_encode_detached=masq.BTF.1 kfuncs.gcc.o
 check "masquerade in PATH: transformed as by build/pahole" cmp -s adapter.BTF.1 masq.BTF.1
 
 # --- failures stop the build ---
 rc=0; BTF2BTF=/bin/false "$ADAPTER" -J --btf_encode_detached=fail.BTF.1 kfuncs.gcc.o 2> fail.err || rc=$?
 check "btf2btf failing: exit $rc, message names the file ($(cat fail.err))" \
 	eval '[ $rc != 0 ] && grep -q "btf2btf failed on fail.BTF.1" fail.err'
+# a pahole that fails (exit 3) on the encoding call: the adapter stops with
+# its status and runs no btf2btf
+mkdir failing
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo v1.26; exit 0; }\necho "pahole: $2: cannot encode" >&2; exit 3\n' > failing/pahole
+chmod +x failing/pahole
+rc=0; BTF2BTF_PAHOLE=$T/failing/pahole "$ADAPTER" -J --btf_encode_detached=none.BTF.1 kfuncs.gcc.o 2> none.err || rc=$?
+check "pahole failing: its exit status ($rc) is the adapter's, no btf2btf run" \
+	eval '[ $rc = 3 ] && ! grep -q btf2btf-pahole none.err'
+# the real pahole on a missing object: the adapter exits as it does when it
+# fails (pahole 1.24 and 1.30: 1), and stops the build when it does not
+rc_real=0; "$PAHOLE" -J --btf_encode_detached=none.real.BTF.1 no-such.o 2> /dev/null || rc_real=$?
 rc=0; "$ADAPTER" -J --btf_encode_detached=none.BTF.1 no-such.o 2> none.err || rc=$?
-check "pahole failing (missing object): its exit status ($rc) is the adapter's" \
-	eval '[ $rc != 0 ] && ! grep -q btf2btf-pahole none.err'
+if [ "$rc_real" != 0 ]; then
+	check "pahole $PAHOLE_VERSION failing (missing object): its exit status ($rc) is the adapter's" \
+		eval '[ $rc = $rc_real ] && ! grep -q btf2btf-pahole none.err'
+else
+	check "pahole $PAHOLE_VERSION exits 0 on a missing object: the adapter stops ($rc): $(cat none.err)" \
+		eval '[ $rc != 0 ] && grep -q "btf2btf failed on none.BTF.1" none.err'
+fi
 
 # --- issue 33: never a pahole by accident, warnings in the build log, ---
 # --- clear errors for the variables, one pahole version in the docs ---

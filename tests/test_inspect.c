@@ -969,7 +969,8 @@ static const struct kwant kfuncs_want[] = {
 /* "name(" -> "name_impl(" in the first place it occurs. */
 static char *impl_named(const char *proto, const char *name)
 {
-	char *key = xfmt("%s(", name), *at = strstr(proto, key), *s;
+	char *key = xfmt("%s(", name), *s;
+	const char *at = strstr(proto, key);	/* C23's strstr keeps proto's const */
 
 	assert_non_null(at);
 	s = xfmt("%.*s%s_impl%s", (int)(at - proto), proto, name, at + strlen(name));

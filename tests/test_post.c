@@ -357,17 +357,17 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 
 /* The public kfunc table made before the transform (as -vv makes it) is
  * brought up to date by it: the same pointers, re-sorted by the new ids with
- * the items, every field as in a table made after the transform. */
-static void test_kfunc_view_before_transform(void **state)
+ * the items, every field as in a table made after the transform. Returns
+ * how many entries the sort moved. */
+static size_t check_kfunc_view_before_transform(const char *fixture)
 {
-	const char *path = th_copy_fixture("kfuncs.gcc.o", "obj.o");
+	const char *path = th_copy_fixture(fixture, "obj.o");
 	BTF2BTF_OPTS(o, .features = ALL_POST);
 	struct btf2btf *early = th_open(path, &o), *late = th_open(path, &o);
 	size_t n = btf2btf__kfunc_cnt(early), moved = 0, implicit = 0, pending = 0;
 	const struct btf2btf_kfunc **before = calloc(n, sizeof(*before));
 	const char **names = calloc(n, sizeof(*names));
 
-	(void)state;
 	assert_true(n > 1);
 	assert_non_null(before);
 	assert_non_null(names);
@@ -409,7 +409,6 @@ static void test_kfunc_view_before_transform(void **state)
 			implicit++;
 		}
 	}
-	assert_true(moved > 0);	/* the sort moved kfuncs: the view followed */
 	assert_true(implicit > 0);
 	for (size_t i = 0; i < n; i++)
 		free((char *)names[i]);
@@ -418,6 +417,19 @@ static void test_kfunc_view_before_transform(void **state)
 	btf2btf__close(early);
 	btf2btf__close(late);
 	th_cleanup();
+	return moved;
+}
+
+/* basic.o, written by the fixture builder, has bpf_kfunc_plain_aux before
+ * bpf_kfunc_noflags: the name sort moves kfuncs whatever the toolchain, and
+ * the view follows. A compiler's object may already be in name order (pahole
+ * 1.30 and 1.32 emit functions sorted by name, 1.24 in DWARF order), so there
+ * nothing need move. */
+static void test_kfunc_view_before_transform(void **state)
+{
+	(void)state;
+	assert_true(check_kfunc_view_before_transform("basic.o") > 0);
+	check_kfunc_view_before_transform("kfuncs.gcc.o");
 }
 
 /* A big-endian object: the passes run on native bytes, the output keeps

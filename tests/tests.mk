@@ -81,3 +81,10 @@ DEBIAN_KERNELS	?= .cache/debian-kernels
 corpus-debian: $(BTF2BTF_BIN)
 	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
 .PHONY: corpus-debian
+# The whole make check in a Debian SUITE chroot (trixie, forky, ...) with
+# that suite's toolchain, warnings as errors; CHROOT_MAKEFLAGS go to its make
+# (e.g. CC=clang). Needs root and debootstrap (scripts/chroot.sh).
+SUITE		?= trixie
+check-chroot:
+	./scripts/check-chroot.sh $(SUITE) $(CHROOT_MAKEFLAGS)
+.PHONY: check-chroot
