@@ -88,3 +88,17 @@ SUITE		?= trixie
 check-chroot:
 	./scripts/check-chroot.sh $(SUITE) $(CHROOT_MAKEFLAGS)
 .PHONY: check-chroot
+# The library and the unit tests built against Linux 7.3's <linux/btf.h>
+# (struct btf_header of 32 bytes, as forky's linux-libc-dev has it), taken
+# from the oracle's linux-source-7.3 tree: the BTF it reads and writes must
+# not depend on the header it was built with (btf_format.h).
+UAPI_BUILD	:= build/uapi-7.3
+check-uapi:
+	@tree=$$(./scripts/fetch-linux-source.sh 7.3 trixie-backports $(ORACLE_CACHE)/linux-7.3) && \
+	mkdir -p $(UAPI_BUILD)/include/linux && \
+	cp "$$tree/include/uapi/linux/btf.h" $(UAPI_BUILD)/include/linux/btf.h && \
+	grep -q layout_len $(UAPI_BUILD)/include/linux/btf.h && \
+	$(MAKE) --no-print-directory BUILD=$(UAPI_BUILD) \
+		CPPFLAGS="$(CPPFLAGS) -I$(abspath $(UAPI_BUILD))/include" check-unit | tail -1 | sed 's/^/uapi-7.3 /'
+check: check-uapi
+.PHONY: check-uapi
