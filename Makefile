@@ -24,7 +24,9 @@ ifeq ($(origin CC),default)
 CC		:= gcc
 endif
 PKG_CONFIG	?= pkg-config
-LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf -lz
+# liblzma, libzstd and zlib read and write compressed modules (.ko.xz/.zst/.gz)
+LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf \
+		   $(shell $(PKG_CONFIG) --libs liblzma libzstd zlib 2>/dev/null || echo -llzma -lzstd -lz)
 
 # GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS belong to the user (default
 # -O2 -g); the project's own flags live in B2B_* and are always added, so
@@ -71,10 +73,11 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c elf_file.c btf_ids.c btf_format.c btf_check.c name_index.c kfuncs.c plan.c \
+LIB_SRCS	:= log.c fault.c array.c arena.c opts.c libbpf_compat.c compress.c modsig.c elf_file.c btf_ids.c btf_format.c kernel_sets.c btf_check.c name_index.c kfuncs.c plan.c \
 		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c post.c \
 		   output.c load.c handle.c write.c
-CLI_SRCS	:= main.c cli.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c
+CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
+		   kfunc_decl.c kfunc_table.c kfunc_history.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
 PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
 CLI_OBJS	:= $(addprefix $(BUILD)/obj/,$(CLI_SRCS:.c=.o))
@@ -84,6 +87,7 @@ TCLI_OBJS	:= $(addprefix $(BUILD)/tobj/,$(CLI_SRCS:.c=.o))
 
 BTF2BTF_BIN	:= $(BUILD)/btf2btf
 BTF2BTF_TEST_BIN := $(BUILD)/btf2btf-test
+ADAPTER		:= $(BUILD)/lib/btf2btf/pahole
 STATIC_LIB	:= $(BUILD)/libbtf2btf.a
 SHARED_LIB	:= $(BUILD)/libbtf2btf.so.$(VERSION)
 # Exported symbols, each in the version node of the release that added it.
@@ -96,7 +100,7 @@ MAKEFLAGS	+= --no-builtin-rules
 .PHONY: all check demo install clean fixtures bench fuzz check-valgrind
 .DEFAULT_GOAL := all
 
-all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(BUILD)/pahole
+all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(ADAPTER)
 
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
 # bpftool do; the CLI sees only include/btf2btf.h of the library. Header
@@ -124,9 +128,13 @@ $(BTF2BTF_BIN): $(CLI_OBJS) $(STATIC_LIB)
 	$(LINK) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(LIBS)
 $(BTF2BTF_TEST_BIN): $(TCLI_OBJS) $(TLIB_OBJS)
 	$(LINK) -o $@ $^ $(LIBS)
-# the Kbuild adapter, pointing at the btf2btf next to it (make install
-# writes one pointing at $(BINDIR)/btf2btf)
-$(BUILD)/pahole: src/adapter/pahole.sh | $(BUILD)/obj
+# the Kbuild adapter, pointing at the btf2btf of this build (make install
+# writes one pointing at $(BINDIR)/btf2btf); under lib/btf2btf as installed,
+# not in build/ itself, which users put on PATH for btf2btf: there it would
+# stand in for pahole in every build on the machine
+$(ADAPTER): src/adapter/pahole.sh
+	@mkdir -p $(@D)
+	rm -f $(BUILD)/pahole	# where earlier trees built it
 	sed 's|@BTF2BTF@|$(abspath $(BTF2BTF_BIN))|' $< > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 include fixtures/fixtures.mk
@@ -137,7 +145,7 @@ include fuzz/fuzz.mk
 -include bench/bench.mk
 
 # ---- demo: the main job on a built-in example ----
-DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev libcmocka-dev pkg-config bash-completion \
+DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config bash-completion \
 	     dwarves bpftool
 demo:
 	@if [ "$$(id -u)" = 0 ]; then \

@@ -118,6 +118,11 @@ struct btf2btf_opts {
 /* How a kfunc was found. */
 #define BTF2BTF_FOUND_TAG	(1U << 0)	/* "bpf_kfunc" decl tag */
 #define BTF2BTF_FOUND_SET8	(1U << 1)	/* entry of a BTF_SET8_KFUNCS set8 */
+/* entry of an unflagged set8 that a kernel from 6.0 to 6.8 (before
+ * BTF_SET8_KFUNCS) registers as a kfunc set through a struct
+ * btf_kfunc_id_set: a kfunc for the views; the transform, as upstream's
+ * resolve_btfids, acts on flagged set8s only and leaves it alone */
+#define BTF2BTF_FOUND_KFUNC_ID_SET (1U << 2)
 
 enum btf2btf_kfunc_state {
 	BTF2BTF_KFUNC_PLAIN,		/* no KF_IMPLICIT_ARGS: left untouched */
@@ -303,6 +308,25 @@ struct btf2btf_set8_entry {
 BTF2BTF_API size_t btf2btf__set8_entry_cnt(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b,
 								  size_t idx);
+
+/* What an object says of its kernel and of where its kfunc sets are. */
+struct btf2btf_object_info {
+	bool elf;			/* an ELF object (false: raw BTF) */
+	bool has_btf_ids;		/* a .BTF_ids section */
+	bool has_symtab;		/* with it, a symbol table (set8s can be found) */
+	unsigned int set8s;		/* set8s found */
+	/* KERNEL_VERSION(major, minor, 0) from .modinfo vermagic (a module) or
+	 * linux_banner (a vmlinux); 0: unknown (an unlinked object) */
+	uint32_t kernel_version;
+	const char *kernel_release;	/* "6.1.0-50-cloud-amd64", "" when unknown */
+	/* kernels 6.0-6.8: unflagged set8s a struct btf_kfunc_id_set registers as
+	 * kfunc sets (BTF2BTF_FOUND_KFUNC_ID_SET), and as fmod_ret allow-lists */
+	unsigned int kfunc_id_sets;
+	unsigned int fmodret_sets;
+};
+
+/* Owned by b; never NULL for an open handle. */
+BTF2BTF_API const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b);
 
 /* Index of the first implicit parameter (a pointer, through modifiers but
  * not typedefs, to struct bpf_prog_aux or struct btf_struct_meta) of

@@ -9,14 +9,14 @@
 #                               build-time differential against stock resolve_btfids
 #                               and the check that a btf2btf failure stops the build;
 #                               for both, the pahole adapter's pass-through on their
-#                               objects (PAHOLE_ADAPTER, default build/pahole)
+#                               objects (PAHOLE_ADAPTER, default build/lib/btf2btf/pahole)
 #   make kernel-test KERNEL=7.3 only the 7.3 proof (KERNEL=6.12: only 6.12)
 #   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
 #   make kernel-build           everything up to the initramfs, no boot
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
 #   make kernel-check-docs      README's examples on the 6.12 and 7.3 vmlinux (run
 #                               by kernel-test when it does both)
-#   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/pahole,
+#   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/lib/btf2btf/pahole,
 #                               or PAHOLE_ADAPTER=/usr/lib/btf2btf/pahole)
 #   make kernel-clean           remove the caches (KERNEL_CACHE_ROOT/kernel-{6.12,7.3,7.2})
 #
@@ -38,7 +38,7 @@ KTEST_7.3	:= kernel/scripts/ktest-7.3.sh
 KTEST_7.2	:= kernel/scripts/ktest-7.2.sh
 # the Kbuild adapter the 7.2 proof builds with (make PAHOLE=...), and whose
 # pass-through the 6.12 and 7.3 proofs check on their objects
-PAHOLE_ADAPTER	?= $(BUILD)/pahole
+PAHOLE_ADAPTER	?= $(ADAPTER)
 KTEST_ADAPTER	= PAHOLE_ADAPTER=$(abspath $(PAHOLE_ADAPTER))
 # The btf2btf the kernel builds run: the tree's (built first) unless
 # BTF2BTF names another, e.g. the packaged /usr/bin/btf2btf; a bare name is
@@ -56,7 +56,7 @@ KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) KCACHE=$(KERNEL_CACHE_
 KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) \
 		  KCACHE=$(KERNEL_CACHE_7.2) KFETCH=$(KERNEL_CACHE_7.2)/fetch JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) \
 		  DIFF_WORK=$(KTEST_DIFF_WORK)
-KTEST_ADAPTER_DEP = $(filter $(BUILD)/pahole,$(PAHOLE_ADAPTER))
+KTEST_ADAPTER_DEP = $(filter $(ADAPTER),$(PAHOLE_ADAPTER))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
 

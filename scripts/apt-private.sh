@@ -24,3 +24,12 @@ apt_private() {
 		-o Dir::State::status=/var/lib/dpkg/status \
 		-o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root "$@"
 }
+
+# apt-cache on the same private configuration (show, policy, depends ...)
+apt_private_cache() {
+	apt-cache -q -o Dir::Etc::sourcelist="$APT_PRIVATE/etc/sources.list" \
+		-o Dir::Etc::sourceparts=/nonexistent \
+		-o Dir::State::Lists="$APT_PRIVATE/lists" \
+		-o Dir::Cache="$APT_PRIVATE/cache" \
+		-o Dir::State::status=/var/lib/dpkg/status "$@"
+}

@@ -5,23 +5,32 @@
 # line of a code block (README: ``` fences; man page: .nf/.fi) runs in one
 # scratch directory, in document order, and what it prints (standard output
 # and standard error, as a terminal shows them) must be the lines that
-# follow it, up to the next "$ " or the block's end. A block is left out
+# follow it, up to the next "$ " or the block's end, and it must exit 0 as
+# a whole, pipes included (bash -o pipefail; 141, a writer a `| head` closed
+# early, counts as 0): an example that shows a failure says so itself
+# (`; echo "exit $?"`), and then shows the status of the command, not of
+# a `| tail` after it. A block is left out
 # only after a line "<!-- docs: not run: REASON -->" (README) or
 # ".\" docs: not run: REASON" (man page) just before it; the reasons are
 # printed. A README block after "<!-- docs: kernel proofs: WHAT -->" runs on
 # the kernels make kernel-test builds: only with --kernels DIR (then it runs
 # alone, in a scratch directory holding DIR's entries, and every other
 # block is left as it is; make kernel-test does this), not run otherwise.
+# A block after "<!-- docs: debian kernels: WHAT -->" is the same for
+# Debian's own kernels, with --debian-kernels DIR (make check-docs-debian
+# fetches them and passes a directory of vmlinux-VERSION links).
 #
-#   tests/check-docs.sh [--update] [--kernels DIR] BUILD_DIR FILE...
+#   tests/check-docs.sh [--update] [--kernels DIR|--debian-kernels DIR] BUILD_DIR FILE...
 # --update writes the real output into FILE instead of failing: the docs
 # are never edited by hand. The scratch directory holds a symlink "build"
 # to BUILD_DIR, README.md, and what README.md's setup block (the ```sh
 # block setting B=/path/to/btf2btf/build) makes; BUILD_DIR is first on PATH.
 set -u
-update=false kernels=
+update=false kernels= marker="kernel proofs"
 [ "${1:-}" = --update ] && { update=true; shift; }
 [ "${1:-}" = --kernels ] && { kernels=$(realpath "${2:?--kernels DIR}"); shift 2; }
+[ "${1:-}" = --debian-kernels ] &&
+	{ kernels=$(realpath "${2:?--debian-kernels DIR}"); marker="debian kernels"; shift 2; }
 build=$(realpath "${1:?usage: $0 [--update] BUILD_DIR FILE...}")
 shift
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,19 +56,20 @@ fi
 (cd "$work" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
 	die "README.md's setup block failed: $(cat "$work/.setup.log")"
 
+# the command's output; its exit status in $work/.status
 run() {
-	(cd "$work" && PATH="$build:$PATH" bash -c "$1" 2>&1)
+	(cd "$work" && PATH="$build:$PATH" bash -o pipefail -c "$1" 2>&1; echo $? > .status)
 }
 
 # roff <-> text for the man page's example lines
 from_roff() { sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(aq/'"'"'/g'; }
 to_roff() { sed -e 's/\\/\\e/g' -e 's/-/\\-/g' -e 's/^\./\\\&./'; }
 
-ran=0 skipped=0 failed=0
+ran=0 skipped=0 failed=0 bad_status=0
 for doc in "$@"; do
 	case $doc in
-	*.md) open='^```$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
-	      kernel_re='^<!-- docs: kernel proofs: (.*) -->$' ;;
+	*.md) open='^```[a-z]*$' close='^```$' skip_re='^<!-- docs: not run: (.*) -->$' roff=false
+	      kernel_re='^<!-- docs: (kernel proofs|debian kernels): (.*) -->$' ;;
 	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
 	   kernel_re='^$.' ;;
 	esac
@@ -77,11 +87,16 @@ for doc in "$@"; do
 				inb=true
 				skip=
 				[[ $prev =~ $skip_re ]] && skip=${BASH_REMATCH[1]}
-				if [[ $prev =~ $kernel_re ]]; then
-					[ -n "$kernels" ] ||
-						skip="on the kernel proofs' builds (make kernel-test runs it): ${BASH_REMATCH[1]}"
+				if [[ $prev =~ $kernel_re ]] && [ -n "$kernels" ] &&
+				   [ "${BASH_REMATCH[1]}" = "$marker" ]; then
+					:	# the blocks this run is for
+				elif [[ $prev =~ $kernel_re ]]; then
+					case ${BASH_REMATCH[1]} in
+					"kernel proofs") skip="on the kernel proofs' builds (make kernel-test runs it): ${BASH_REMATCH[2]}" ;;
+					*) skip="on Debian's kernels (make check-docs-debian runs it): ${BASH_REMATCH[2]}" ;;
+					esac
 				elif [ -n "$kernels" ]; then
-					skip="not a kernel proofs' block (--kernels)"
+					skip="not a $marker block"
 				fi
 			fi
 			prev=$l
@@ -124,6 +139,11 @@ for doc in "$@"; do
 		fi
 		ran=$((ran + 1))
 		got=$(run "${text:2}")
+		status=$(cat "$work/.status")
+		if [ "$status" != 0 ] && [ "$status" != 141 ]; then
+			bad_status=$((bad_status + 1))
+			echo "check-docs: $(basename "$doc"): exit $status, unsaid (add '; echo \"exit \$?\"'): ${text:2}"
+		fi
 		if [ -n "$got" ]; then
 			if $roff; then printf '%s\n' "$got" | to_roff >> "$out"
 			else printf '%s\n' "$got" >> "$out"; fi
@@ -141,5 +161,6 @@ for doc in "$@"; do
 		fi
 	fi
 done
-echo "check-docs: $ran commands run, $skipped not run, $failed files differ"
-[ "$failed" -eq 0 ]
+echo "check-docs: $ran commands run, $skipped not run, $failed files differ," \
+     "$bad_status commands fail unsaid"
+[ "$failed" -eq 0 ] && [ "$bad_status" -eq 0 ]

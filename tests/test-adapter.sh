@@ -169,5 +169,51 @@ else
 		eval '[ $rc != 0 ] && grep -q "btf2btf failed on none.BTF.1" none.err'
 fi
 
+# --- issue 33: never a pahole by accident, warnings in the build log, ---
+# --- clear errors for the variables, one pahole version in the docs ---
+test_not_on_path() {
+	check "no pahole beside btf2btf (users put that directory on PATH)" \
+		test ! -e "$(dirname "$BTF2BTF")/pahole"
+	check "the adapter lives under lib/btf2btf, as installed" \
+		eval 'case $ADAPTER in */lib/btf2btf/pahole) true ;; *) false ;; esac'
+}
+
+test_warnings_in_log() {
+	local out err
+	out=$("$ADAPTER" -J --btf_encode_detached=warn.BTF.1 kfuncs.gcc.o 2> warn.err)
+	err=$(grep -c "bpf_kfunc_implicit_mid: the implicit argument is parameter 2 of 3; the transform drops the parameters after it" warn.err)
+	check "btf2btf's warnings reach the build log, each once ($err)" test "$err" = 1
+	check "no summary line on stdout ('$out')" test -z "$out"
+}
+
+test_variable_errors() {
+	local rc var val
+	for var in BTF2BTF_PAHOLE BTF2BTF; do
+		for val in /nonexistent "$ADAPTER"; do
+			[ "$var" = BTF2BTF ] && [ "$val" = "$ADAPTER" ] && continue
+			rc=0
+			env "$var=$val" "$ADAPTER" -J --btf_encode_detached=var.BTF.1 kfuncs.gcc.o \
+				> var.out 2> var.err || rc=$?
+			check "$var=$val: exit $rc, one line naming it ($(cat var.err))" \
+				eval '[ $rc = 1 ] && [ "$(wc -l < var.err)" = 1 ] && grep -q "^btf2btf-pahole: error: $var=$val" var.err'
+		done
+	done
+}
+
+# the pahole from which the tags come, said the same in README, man page and adapter
+test_one_pahole_version() {
+	local v ver
+	ver=$(sed -n 's/.*\[ "\$ver" -lt \([0-9]\)\([0-9]*\) \].*/\1.\2/p' "$TOP/src/adapter/pahole.sh")
+	v=$(cat "$TOP/README.md" "$TOP/btf2btf.1" "$TOP/src/adapter/pahole.sh" |
+		grep -o "pahole older than [0-9.]*[0-9]" | sort -u)
+	check "pahole version: the adapter's test is $ver; the docs say '$v'" \
+		test "$v" = "pahole older than $ver"
+}
+
+test_not_on_path
+test_warnings_in_log
+test_variable_errors
+test_one_pahole_version
+
 echo "adapter: $pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -148,16 +148,58 @@ if has "$got" -v && has "$got" --verbose; then ok; else fail "'btf2btf -v -' dro
 complete_line "btf2btf -o --dump --"
 if has "$got" --dump; then ok; else fail "'btf2btf -o --dump --' took --dump as given: $got"; fi
 
-# one mode per command line (the modes are the options on the Usage: lines)
-modes=$("$btf2btf" --help | sed -n '/^Usage:/,/^$/p' | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+# one mode per command line (the modes: the first word of each Usage: line);
+# once given, only what --help's "Options each mode takes" lists for it
+modes=$("$btf2btf" --help | sed -n '/^Usage:/,/^$/p' | sed -E 's/.*btf2btf +//; s/ .*//' |
+	tr '|' '\n' | grep -- '^--' | sort -u)
 [ -n "$modes" ] || fail "no mode options on btf2btf --help's Usage: lines"
+takes() { "$btf2btf" --help | sed -n '/^Options each mode takes/,/^$/p' |
+	sed -n -E "s/^ +$1(:| [^:]*:) *//p" | tr ' ' '\n' | sed '/^$/d'; }
 for m in $modes; do
 	complete_line "btf2btf $m --"
 	for other in $modes; do
+		case "$m $other" in "--diff --kfuncs"|"--kfuncs --diff") continue ;; esac
 		if has "$got" "$other"; then fail "'btf2btf $m --' offers mode $other"; else ok; fi
 	done
-	if has "$got" --json; then ok; else fail "'btf2btf $m --' lost --json: $got"; fi
+	t=$(takes "$m")
+	[ -n "$t" ] || fail "btf2btf --help lists no options for $m"
+	if has "$t" -j; then
+		if has "$got" --json; then ok; else fail "'btf2btf $m --' lost --json: $got"; fi
+	fi
+	# an option the mode does not take is not offered, and the CLI refuses it
+	for o in "${!want_arg[@]}"; do
+		[ "$o" = "$m" ] && continue
+		case $o in -v|--verbose|-q|--quiet|-h|--help|-V|--version) continue ;; esac
+		complete_line "btf2btf $m -"
+		offered=false; has "$got" "$o" && offered=true
+		arg=; [ "${want_arg[$o]}" = required ] && arg=x
+		case $o in -O|--output-format) arg=raw ;; --format) arg=c ;; --features) arg=default ;; esac
+		objs=a.o; [ "$m" = --diff ] && objs="a.o b.o"
+		extra=; [ "$m $o" = "--kfuncs --vmlinux-h" ] && extra="--format c"	# with its format
+		rc=0; "$btf2btf" "$m" $extra "$o" $arg $objs > /dev/null 2> "$work/err" || rc=$?
+		refused=false; [ $rc = 2 ] && grep -qE "means nothing with|exclude each other|is a format of" "$work/err" && refused=true
+		if $offered && $refused; then fail "'btf2btf $m -' offers $o, which $m refuses: $(cat "$work/err")"
+		elif ! $offered && ! $refused; then fail "'btf2btf $m -' does not offer $o, which $m takes (exit $rc: $(cat "$work/err"))"
+		else ok; fi
+	done
 done
+# the cases of issue 33
+complete_line "btf2btf --diff --k"
+if [ "$got" = --kfuncs ]; then ok; else fail "'btf2btf --diff --k' offers '$got'"; fi
+complete_line "btf2btf --diff -"
+for o in --output --dry-run --transform; do
+	if has "$got" $o; then fail "'btf2btf --diff -' offers $o"; else ok; fi
+done
+complete_line "btf2btf -O "
+if [ "$got" = "$(printf '%s\n' elf raw)" ]; then ok; else fail "'btf2btf -O ' offers '$got'"; fi
+complete_line "btf2btf --output-format="
+if [ "$got" = "$(printf '%s\n' elf raw)" ]; then ok; else fail "'btf2btf --output-format=' offers '$got'"; fi
+complete_line "btf2btf --kfuncs --format "
+if [ "$got" = c ]; then ok; else fail "'btf2btf --kfuncs --format ' offers '$got'"; fi
+complete_line "btf2btf --features=all,"
+if ! grep -q 'all,all' <<< "$got" && has "$got" all,dedup; then ok; else
+	fail "'btf2btf --features=all,' offers '$got'"
+fi
 
 # The --help parser on a synthetic help text: "=ARG", "[=ARG]", LIST, DIR
 cat > "$work/fake" <<'FAKE'

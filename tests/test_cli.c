@@ -254,9 +254,9 @@ static void test_stdout_failure(void **state)
 		assert_non_null(strstr(r.err, "cannot write to standard output"));
 		th_run_free(&r);
 	}
-	/* a diff too */
+	/* a diff too: trouble is 2 there, as diff(1)'s */
 	th_sh(&r, "%s --diff %s %s > /dev/full", getenv("BTF2BTF"), obj, obj);
-	assert_int_equal(r.status, 1);
+	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "cannot write to standard output"));
 	th_run_free(&r);
 	th_cleanup();
@@ -378,7 +378,7 @@ static void test_raw_btf_views_honest(void **state)
 	/* clang's decl tags make 8 kfuncs, none in a set8 that raw BTF could show */
 	run_ok(&r, (const char *[]){ "btf2btf", "--check", raw, NULL });
 	assert_null(strstr(r.out, "tag-not-in-set"));
-	assert_non_null(strstr(r.out, ": note: no BTF_SET8_KFUNCS set8 (raw BTF, or no .BTF_ids"));
+	assert_non_null(strstr(r.out, ": note: raw BTF has no .BTF_ids and no symbol table"));
 	assert_int_equal(th_count_lines(r.out), 1);
 	th_run_free(&r);
 	th_sh(&r, "%s --check -j %s | jq -r '[.clean, .set8s_seen, (.problems|length)] | @tsv'",
@@ -574,6 +574,234 @@ static void test_elf_copy(void **state)
 	th_cleanup();
 }
 
+/* written says whether a file was written: -o writes its file even when
+ * the BTF is unchanged. */
+static void test_written_means_written(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	const char *out = th_path("out.btf");
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", obj, NULL });	/* transformed in place */
+	th_run_free(&r);
+	th_sh(&r, "%s -q -j -o %s %s | jq -r '[.changed, .written] | @tsv'", th_cli(), out, obj);
+	assert_string_equal(r.out, "false\ttrue\n");
+	th_run_free(&r);
+	assert_true(access(out, F_OK) == 0);
+	run_ok(&r, (const char *[]){ "btf2btf", "-o", out, obj, NULL });
+	assert_non_null(strstr(r.out, "; unchanged; written to "));
+	th_run_free(&r);
+	th_sh(&r, "%s -j %s | jq -r '[.changed, .written] | @tsv'", th_cli(), obj);
+	assert_string_equal(r.out, "false\tfalse\n");	/* in place: nothing to write */
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* A reader that goes away mid-batch: no error, the run ends by SIGPIPE
+ * as cat's, and every object was still done. */
+static void test_batch_closed_pipe_quiet(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *a = strdup(th_copy_fixture("split.o.ko", "a.ko"));
+	char *b = strdup(th_copy_fixture("split.o.ko", "b.ko"));
+	struct run r;
+
+	(void)state;
+	th_sh(&r, "(sleep 0.3; %s -B %s %s %s; echo \"exit $?\" >&2) | head -c 0", th_cli(),
+	      base, a, b);
+	assert_string_equal(r.err, "exit 141\n");
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-B", base, b, NULL });
+	assert_non_null(strstr(r.out, "2 already transformed; unchanged"));
+	th_run_free(&r);
+	/* the views too, and with -j */
+	th_sh(&r, "(sleep 0.3; %s --kfuncs -B %s %s %s; echo \"exit $?\" >&2) | head -c 0",
+	      th_cli(), base, a, b);
+	assert_string_equal(r.err, "exit 141\n");
+	th_run_free(&r);
+	free(a);
+	free(b);
+	th_cleanup();
+}
+
+/* -j: exactly one document on stdout, failures inside it and not on stderr. */
+static void test_json_one_document(void **state)
+{
+	const char *base = th_fixture("split.o");
+	char *a = strdup(th_copy_fixture("split.o.ko", "a.ko"));
+	char *bad = strdup(th_path("bad.ko"));
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	th_copy(th_fixture("basic.o"), bad);
+	th_sh(&r, "echo junk > %s", bad);
+	th_run_free(&r);
+	for (int m = 0; m < 3; m++) {
+		static const char *const mode[] = { "", "--kfuncs", "--check" };
+		static const char *const name[] = { "transform", "kfuncs", "check" };
+		char want[128];
+
+		th_sh(&r, "%s -j %s -B %s %s %s 2> %s.err | jq -sc '[length, .[0].version, "
+		      ".[0].mode, (.[0].objects | length), .[0].objects[1].file, "
+		      ".[0].tally.objects, .[0].tally.failed]'; cat %s.err", th_cli(), mode[m], base,
+		      a, bad, bad, bad);
+		snprintf(want, sizeof(want), "[1,1,\"%s\",2,\"%s\",2,1]\n", name[m], bad);
+		assert_string_equal(r.out, want);
+		th_run_free(&r);
+	}
+	/* one object keeps its shape; its error is not said twice */
+	th_sh(&r, "%s -j %s", th_cli(), bad);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	assert_non_null(strstr(r.out, "{\"error\":"));
+	th_run_free(&r);
+	free(a);
+	free(bad);
+	th_cleanup();
+}
+
+/* --diff exits as diff(1) and cmp: 0 same, 1 different, 2 trouble. */
+static void test_diff_exit_status(void **state)
+{
+	const char *old = th_fixture("kfuncs.gcc.o");
+	const char *obj = th_copy_fixture("kfuncs.gcc.o", "g.o");
+	const char *basic = th_fixture("basic.o");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", obj, NULL });
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, old, NULL });
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, obj, NULL });
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, "");
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", old, th_path("missing.o"), NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", old, obj, NULL });
+	assert_int_equal(r.status, 0);	/* BPF sees the same kfuncs */
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", basic, old, NULL });
+	assert_int_equal(r.status, 1);
+	th_run_free(&r);
+	th_run(&r, (const char *[]){ "btf2btf", "--diff", "--kfuncs", basic, th_path("missing.o"), NULL });
+	assert_int_equal(r.status, 2);
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --check and --kfuncs over several objects, with a final tally. */
+static void test_views_many_objects(void **state)
+{
+	const char *zoo = th_path("zoo.o");
+	const char *basic = th_fixture("basic.o");
+	struct run r;
+
+	(void)state;
+	assert_int_equal(fx_make_named("lint-zoo", zoo), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "--check", basic, zoo, NULL });
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.out, "zoo.o: error: set8-conflict"));
+	assert_non_null(strstr(r.out, "check: 2 objects: 0 clean, 1 with errors, 0 failed; 3 errors, 10 warnings\n"));
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--kfuncs", basic, zoo, NULL });
+	assert_non_null(strstr(r.out, "==> "));
+	assert_non_null(strstr(r.out, "kfuncs: 2 objects, 18 kfuncs, 0 failed\n"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* -v on raw BTF says nothing false: it has no set8s for a tagged kfunc to be in. */
+static void test_verbose_raw_btf_honest(void **state)
+{
+	const char *obj = th_copy_fixture("kfuncs.clang.o", "c.o");
+	const char *raw = th_path("c.btf");
+	struct run r;
+
+	(void)state;
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, obj, NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-v", "-n", raw, NULL });
+	assert_null(strstr(r.err, "in no set8"));
+	th_run_free(&r);
+	/* an object with set8s still gets it said (lint-zoo's bpf_tagged_only) */
+	assert_int_equal(fx_make_named("lint-zoo", th_path("zoo.o")), 0);
+	th_run(&r, (const char *[]){ "btf2btf", "-v", "-n", th_path("zoo.o"), NULL });
+	assert_non_null(strstr(r.err, "bpf_tagged_only has a bpf_kfunc decl tag but is in no set8"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --kfunc-history over three generations of a "kernel" (fixtures), as built
+ * (gen2 and gen3 transformed), then with the newest as raw BTF. */
+static void test_kfunc_history(void **state)
+{
+	char *k[3], *raw = strdup(th_path("gen3.btf")), *tagged = strdup(th_path("gen3t.btf"));
+	char arg[3][4200];
+	struct run r;
+
+	(void)state;
+	th_require_tool("jq");
+	for (int g = 0; g < 3; g++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "kernel-gen%d", g + 1);
+		k[g] = strdup(th_path(name));
+		assert_int_equal(fx_make_named(name, k[g]), 0);
+		snprintf(arg[g], sizeof(arg[g]), "%d=%s", g + 1, k[g]);
+	}
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", k[1], k[2], NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "--kfunc-history", arg[0], arg[1], arg[2], NULL });
+	assert_non_null(strstr(r.out, "\nbpf_hist_gone      1      3     -              0              -                 int bpf_hist_gone(int a0)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_new       2      -     -              0              KF_RET_NULL       int bpf_hist_new(int a0)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_obj       3      -     moved in 3     0              KF_IMPLICIT_ARGS  int bpf_hist_obj(int a0)  (before: bpf_hist_obj_impl)\n"));
+	assert_non_null(strstr(r.out, "\nbpf_hist_wq        1      -     moved in 2     1              KF_IMPLICIT_ARGS  int bpf_hist_wq(int a0)\n"
+				      "    1: int bpf_hist_wq(int a0, struct bpf_prog_aux *a1)\n"
+				      "    2: int bpf_hist_wq(int a0)\n"));
+	assert_non_null(strstr(r.out, "    1: int bpf_hist_proto(int a0)\n    2: int bpf_hist_proto(long a0)\n"));
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s %s | jq -sc '[length, (.[0].kfuncs | length), "
+	      "(.[0].kfuncs[] | select(.name == \"bpf_hist_wq\") | [.implicit_args_since, "
+	      ".moved_to_implicit_args, .proto_changed_in, .in[1].flag_names])]'", th_cli(),
+	      arg[0], arg[1], arg[2]);
+	assert_string_equal(r.out, "[1,7,[\"2\",true,[\"2\"],[\"KF_IMPLICIT_ARGS\"]]]\n");
+	th_run_free(&r);
+	/* raw BTF: no set8s, so flags unknown; without decl tags no kfunc is
+	 * seen at all, which says nothing about any of them */
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "-o", raw, k[2], NULL });
+	th_run_free(&r);
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "--features=kfunc_tags", "-o", tagged, k[2], NULL });
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s 3=%s 2>/dev/null | jq -c '[.kernels[2].kfuncs, "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_gone\") | .gone)]'", th_cli(), arg[0],
+	      arg[1], raw);
+	assert_string_equal(r.out, "[null,null]\n");
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history -j %s %s 3=%s 2>/dev/null | jq -c '[.kernels[2].flags_known, "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_obj\") | [.implicit_args_since, .in[0].flags]), "
+	      "(.kfuncs[] | select(.name == \"bpf_hist_gone\") | .gone)]'", th_cli(), arg[0],
+	      arg[1], tagged);
+	assert_string_equal(r.out, "[false,[\"unknown\",null],\"3\"]\n");
+	th_run_free(&r);
+	th_sh(&r, "%s --kfunc-history %s %s 3=%s 2>/dev/null | grep -E '^(3 |bpf_hist_stable)'",
+	      th_cli(), arg[0], arg[1], tagged);
+	assert_non_null(strstr(r.out, "unknown (no set8s read: raw BTF, or no symbol table)\n"));
+	assert_non_null(strstr(r.out, "  unknown  "));	/* bpf_hist_stable's flags in 3 */
+	th_run_free(&r);
+	for (int g = 0; g < 3; g++)
+		free(k[g]);
+	free(raw);
+	free(tagged);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +829,13 @@ int main(void)
 		cmocka_unit_test(test_dropped_param_warned),
 		cmocka_unit_test(test_many_objects),
 		cmocka_unit_test(test_elf_copy),
+		cmocka_unit_test(test_written_means_written),
+		cmocka_unit_test(test_batch_closed_pipe_quiet),
+		cmocka_unit_test(test_json_one_document),
+		cmocka_unit_test(test_diff_exit_status),
+		cmocka_unit_test(test_views_many_objects),
+		cmocka_unit_test(test_verbose_raw_btf_honest),
+		cmocka_unit_test(test_kfunc_history),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -843,8 +843,10 @@ static void test_dedup_random_split_matches_btf_dedup(void **state)
 static void *raw_btf(const __u32 *types, size_t type_len, const char *strs, size_t str_len,
 		     size_t *size)
 {
-	struct btf_header h = {
-		.magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h),
+	/* the passes' own form: native, 24-byte header (btf_format.h),
+	 * whatever <linux/btf.h> says */
+	struct b2b_btf_hdr h = {
+		.magic = B2B_BTF_MAGIC, .version = B2B_BTF_VERSION, .hdr_len = sizeof(h),
 		.type_len = type_len, .str_off = type_len, .str_len = str_len,
 	};
 	char *p = malloc(sizeof(h) + type_len + str_len);
@@ -1420,7 +1422,7 @@ static void test_malformed_raw(void **state)
 	size_t size;
 	const char *raw = raw_of(btf, &size);
 	char *bad = malloc(size);
-	struct btf_header *h = (struct btf_header *)bad;
+	struct b2b_btf_hdr *h = (struct b2b_btf_hdr *)bad;
 	void *bo;
 	size_t bs;
 

@@ -13,11 +13,15 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(TLIB_OBJS) $(TE
 		       $(FX_BUILDER_OBJS)
 	$(LINK) -o $@ $(filter %.o,$^) $(TEST_LIBS)
 
-check: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
+# the unit tests alone: nothing downloaded (make check adds the differential,
+# which fetches linux-source-7.3 once, and the script checks below)
+check-unit: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@./tests/check-abi.sh $(SHARED_LIB)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
+check: check-unit
 	@$(MAKE) --no-print-directory check-differential
+.PHONY: check-unit
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
 
 # The bash completion, driven through complete/COMPREPLY in a non-interactive
@@ -34,8 +38,8 @@ check-cli-symbols: $(CLI_OBJS)
 	if [ -n "$$bad" ]; then echo "check-cli-symbols: the CLI defines library-internal symbols: $$bad"; exit 1; fi; \
 	echo "check-cli-symbols: $(words $(CLI_OBJS)) CLI objects define no b2b_ symbol"
 # The Kbuild pahole adapter against the real pahole (needs pahole, clang, bpftool)
-check-adapter: $(BUILD)/pahole $(BTF2BTF_BIN)
-	ADAPTER=$(abspath $(BUILD)/pahole) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
+check-adapter: $(ADAPTER) $(BTF2BTF_BIN)
+	ADAPTER=$(abspath $(ADAPTER)) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
 check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
 check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
@@ -47,12 +51,36 @@ check: check-run-tests
 .PHONY: check-run-tests
 # every "$ command" example of README.md and btf2btf.1, run and its output compared
 check-docs: $(BTF2BTF_BIN) fixtures
+	@./tests/check-docs-self.sh $(BUILD)
 	@./tests/check-docs.sh $(BUILD) README.md btf2btf.1
 check: check-docs
 .PHONY: check-docs
+# the README's blocks on Debian's own kernels (fetched into DEBIAN_KERNELS,
+# ~250 MB the first time): not in make check (network); .ci/run runs it
+check-docs-debian: $(BTF2BTF_BIN)
+	@./tests/check-docs-debian.sh $(BUILD) $(DEBIAN_KERNELS)
+.PHONY: check-docs-debian
 
 include tests/differential/differential.mk
 
+# --kfuncs --format=c: the header compiles with clang -target bpf beside
+# bpftool's vmlinux.h, with and without its kfunc externs (needs clang, bpftool)
+$(BUILD)/tests/kfunc-externs: tests/kfunc-externs.c $(FLAGS_STAMP) | $(BUILD)/tests
+	$(COMPILE) -o $@ $< $(LIBS)
+check-kfunc-decl: $(BTF2BTF_BIN) fixtures $(BUILD)/tests/kfunc-externs
+	BTF2BTF=$(abspath $(BTF2BTF_BIN)) MKFIXTURE=$(abspath $(MKFIXTURE)) \
+		FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) KFUNC_EXTERNS=$(abspath $(BUILD)/tests/kfunc-externs) \
+		./tests/test-kfunc-decl.sh
+check: check-kfunc-decl
+.PHONY: check-kfunc-decl
+# Debian's own cloud kernels (bookworm 6.1, trixie 6.12, sid 7.2,
+# trixie-backports 7.3) and all their modules through every view and the
+# transform in memory: fetched into DEBIAN_KERNELS (outside git, keyed on the
+# package version), not part of `make check` (network, minutes); .ci/run runs it
+DEBIAN_KERNELS	?= .cache/debian-kernels
+corpus-debian: $(BTF2BTF_BIN)
+	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
+.PHONY: corpus-debian
 # The whole make check in a Debian SUITE chroot (trixie, forky, ...) with
 # that suite's toolchain, warnings as errors; CHROOT_MAKEFLAGS go to its make
 # (e.g. CC=clang). Needs root and debootstrap (scripts/chroot.sh).
@@ -60,3 +88,17 @@ SUITE		?= trixie
 check-chroot:
 	./scripts/check-chroot.sh $(SUITE) $(CHROOT_MAKEFLAGS)
 .PHONY: check-chroot
+# The library and the unit tests built against Linux 7.3's <linux/btf.h>
+# (struct btf_header of 32 bytes, as forky's linux-libc-dev has it), taken
+# from the oracle's linux-source-7.3 tree: the BTF it reads and writes must
+# not depend on the header it was built with (btf_format.h).
+UAPI_BUILD	:= build/uapi-7.3
+check-uapi:
+	@tree=$$(./scripts/fetch-linux-source.sh 7.3 trixie-backports $(ORACLE_CACHE)/linux-7.3) && \
+	mkdir -p $(UAPI_BUILD)/include/linux && \
+	cp "$$tree/include/uapi/linux/btf.h" $(UAPI_BUILD)/include/linux/btf.h && \
+	grep -q layout_len $(UAPI_BUILD)/include/linux/btf.h && \
+	$(MAKE) --no-print-directory BUILD=$(UAPI_BUILD) \
+		CPPFLAGS="$(CPPFLAGS) -I$(abspath $(UAPI_BUILD))/include" check-unit | tail -1 | sed 's/^/uapi-7.3 /'
+# (once, in .ci/run: every make check of the matrix would build it again)
+.PHONY: check-uapi

@@ -13,7 +13,7 @@
 #                               guest|boot|negative|uaf|oracle|btf|check-patches]
 #
 # btf = negative + uaf + oracle (.ci/run); all = btf + boot. Environment: PAHOLE_ADAPTER (default
-# build/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
+# build/lib/btf2btf/pahole), BTF2BTF (the btf2btf it runs, default build/btf2btf),
 # KCACHE (default /var/cache/btf2btf/kernel-7.2), JOBS, QEMU_TIMEOUT (s), QEMU_SMP
 # (default 3), QEMU_ACCEL (default tcg,thread=single), CLANG.
 # Every step is cached under $KCACHE with a stamp holding the hash of its
@@ -40,7 +40,7 @@ SCX=$KCACHE/sched_ext
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
-ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/lib/btf2btf/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-900}
 CLANG=${CLANG:-clang-19}
 SELFTESTS=tools/testing/selftests/bpf
@@ -51,7 +51,7 @@ mkdir -p "$STAMPS"
 
 CONFIGS=("$KDIR"/configs/"$VER"/*.config)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
-mapfile -t GUESTSRC < <(find "$KDIR/guest/7.3" "$KDIR/guest/btf-accept" \
+mapfile -t GUESTSRC < <(find "$KDIR/guest/7.3" "$KDIR/guest/7.2" "$KDIR/guest/btf-accept" \
 	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f |
 	LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
@@ -171,6 +171,13 @@ step_guest() {
 		say "guest: $CLANG $p (ours)"
 		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
 			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
+	done
+	# btf2btf's kfunc declarations next to that vmlinux.h, and a sched_ext
+	# scheduler using them
+	kfunc_decls "$OBJ/vmlinux" "$GUEST/include"
+	for p in kernel/guest/7.2/kdecl/*.c; do
+		say "guest: $CLANG $p (ours)"
+		"$CLANG" "${flags[@]}" -c "$p" -o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"
 	done
 	say "guest: static /init (kernel/guest/7.3/loader.c -DGUEST_KERNEL_7_2, 7.2's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -DGUEST_KERNEL_7_2 \

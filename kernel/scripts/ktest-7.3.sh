@@ -14,7 +14,7 @@
 #
 # all = boot + differential + failstop + adapter. Environment: BTF2BTF (path of the
 # btf2btf binary, default build/btf2btf), PAHOLE_ADAPTER (the pahole adapter
-# the adapter step checks, default build/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
+# the adapter step checks, default build/lib/btf2btf/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
 # JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -41,7 +41,7 @@ GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
-ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/lib/btf2btf/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-600}
 CLANG=${CLANG:-clang-19}
 SELFTESTS=tools/testing/selftests/bpf
@@ -165,7 +165,9 @@ step_guest() {
 		say "guest: $CLANG progs/$p.c (upstream)"
 		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progs/$p.bpf.o"
 	done
-	for p in "$KDIR/guest/$VER"/progs/*.c; do
+	# btf2btf's kfunc declarations next to that vmlinux.h, and a program using them
+	kfunc_decls "$OBJ/vmlinux" "$GUEST/include"
+	for p in "$KDIR/guest/$VER"/progs/*.c "$KDIR/guest/$VER"/kdecl/*.c; do
 		say "guest: $CLANG $p (ours)"
 		"$CLANG" "${flags[@]}" -I"$st/progs" -c "$p" \
 			-o "$GUEST/root/progs/$(basename "${p%.c}").bpf.o"

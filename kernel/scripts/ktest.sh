@@ -9,7 +9,7 @@
 #   kernel/scripts/ktest.sh [all|source|kernel|guest|boot|build-failures|negative|reloc|adapter|check-patches]
 #
 # Environment: BTF2BTF (path of the btf2btf binary, default build/btf2btf),
-# PAHOLE_ADAPTER (the pahole adapter the adapter step checks, default build/pahole),
+# PAHOLE_ADAPTER (the pahole adapter the adapter step checks, default build/lib/btf2btf/pahole),
 # KCACHE (default /var/cache/btf2btf/kernel-6.12), JOBS (default nproc), QEMU_TIMEOUT (s).
 # Every step is cached under $KCACHE with a stamp holding the hash of its
 # inputs; a step runs again only when that hash changes.
@@ -33,7 +33,7 @@ GUEST=$KCACHE/guest
 STAMPS=$KCACHE/stamps
 JOBS=${JOBS:-$(nproc)}
 BTF2BTF=$(tool_path "${BTF2BTF:-}" build/btf2btf)
-ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/pahole)
+ADAPTER=$(tool_path "${PAHOLE_ADAPTER:-}" build/lib/btf2btf/pahole)
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 TESTMOD=$SRC/tools/testing/selftests/bpf/bpf_testmod
 

@@ -163,7 +163,7 @@ tree_tools() {
 	mkdir -p "$KCACHE/tools/bpftool"
 	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
 		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
-	"$BPFTOOL" version | head -2
+	"$BPFTOOL" version | sed -n 1,2p	# all of it read: head would end bpftool with SIGPIPE (pipefail)
 	stamp_set tools "$KEY_SRC"
 }
 
@@ -185,4 +185,41 @@ selftest_bpf_cflags() {
 		-Wno-microsoft-anon-tag -fms-extensions -Wno-compare-distinct-pointer-types \
 		-Wno-initializer-overrides $(clang_sys_includes) -DENABLE_ATOMICS_TESTS \
 		-O2 --target=bpfel -mcpu=v3
+}
+
+# kfunc_decls VMLINUX INCDIR: INCDIR/kfuncs.h = btf2btf --kfuncs --format=c
+# VMLINUX, which must compile with $CLANG -target bpf next to INCDIR/vmlinux.h
+# (bpftool's of the same kernel, with its own kfunc externs): after it,
+# before it, after it with BPF_NO_KFUNC_PROTOTYPES, and alone. Prints the
+# commands, the number of kfuncs each header declares and any kfunc only one
+# of them declares; dies on a compile error.
+kfunc_decls() {
+	local vmlinux=$1 inc=$2 d=$2/kfunc-decls case ours theirs
+	mkdir -p "$d"
+	say "kfunc-decls: $BTF2BTF --kfuncs --format=c $vmlinux > $inc/kfuncs.h"
+	"$BTF2BTF" --kfuncs --format=c "$vmlinux" > "$inc/kfuncs.h" 2> "$d/btf2btf.err" ||
+		{ cat "$d/btf2btf.err"; die "btf2btf --kfuncs --format=c $vmlinux failed"; }
+	sed -n 's/^extern .*[ *]\([A-Za-z0-9_]*\)(.* __weak __ksym;$/\1/p' "$inc/kfuncs.h" | sort > "$d/ours"
+	sed -n 's/^extern .*[ *]\([A-Za-z0-9_]*\)(.* __weak __ksym;$/\1/p' "$inc/vmlinux.h" | sort > "$d/theirs"
+	ours=$(wc -l < "$d/ours")
+	theirs=$(wc -l < "$d/theirs")
+	[ "$ours" -gt 0 ] || die "kfuncs.h declares no kfunc"
+	say "kfunc-decls: kfuncs.h declares $ours kfuncs, bpftool's vmlinux.h $theirs;" \
+	    "only in kfuncs.h: $(comm -23 "$d/ours" "$d/theirs" | tr '\n' ' ')" \
+	    "only in vmlinux.h: $(comm -13 "$d/ours" "$d/theirs" | tr '\n' ' ')"
+	for case in after before guard alone; do
+		case $case in
+		after) printf '#include "vmlinux.h"\n#include "kfuncs.h"\n' ;;
+		before) printf '#include "kfuncs.h"\n#include "vmlinux.h"\n' ;;
+		guard) printf '#define BPF_NO_KFUNC_PROTOTYPES\n#include "vmlinux.h"\n#include "kfuncs.h"\n' ;;
+		alone) printf '#include "kfuncs.h"\n' ;;
+		esac > "$d/$case.c"
+		# vmlinux.h of a kernel this new has anonymous members bpftool
+		# writes as "struct x;": -Wmissing-declarations, not ours
+		say "kfunc-decls: $case.c: $(tr '\n' ' ' < "$d/$case.c")"
+		say "kfunc-decls: $CLANG -target bpf -O2 -g -Wall -Werror -Wno-missing-declarations -I$inc -c $case.c"
+		"$CLANG" -target bpf -O2 -g -Wall -Werror -Wno-missing-declarations -I"$inc" \
+			-c "$d/$case.c" -o "$d/$case.o" ||
+			die "kfuncs.h does not compile ($case)"
+	done
 }

@@ -18,7 +18,7 @@
 # same file, acts on the tagged KF_IMPLICIT_ARGS kfuncs in a way that reads
 # freed memory (main.c, process_kfunc_with_implicit_args); untagged, its
 # phase does nothing. See README.md, "Kernels 7.0-7.2 with pahole older than
-# 1.26".
+# 1.27".
 #
 # Every other call (--version, which Kbuild turns into CONFIG_PAHOLE_VERSION,
 # the BTF encoding of kernels before 7.0, which write no detached file) is
@@ -27,20 +27,35 @@
 # PATCHLEVEL) and a pahole from 1.27 on (it emits the tags itself).
 #
 # Environment: BTF2BTF_PAHOLE (the real pahole; default: the first pahole in
-# PATH that is not this script), BTF2BTF (the btf2btf binary).
+# PATH that is not this script), BTF2BTF (the btf2btf binary). A wrong one
+# is a one-line error naming the variable.
+#
+# `make` builds it as build/lib/btf2btf/pahole, the place `make install`
+# gives it under PREFIX: never as build/pahole, where putting build/ on PATH
+# (for btf2btf) would make it every pahole of the machine.
 
 set -eu
 
-BTF2BTF=${BTF2BTF:-@BTF2BTF@}
 ME=btf2btf-pahole
 
 die() { printf '%s: error: %s\n' "$ME" "$*" >&2; exit 1; }
 
 self=$(readlink -f "$0")
 
+# A variable the user set names what it names: anything else is one line
+# naming the variable, not a shell's "not found" (exit 127) from deep in a
+# kernel build.
+from_variable() {	# VAR VALUE WHAT
+	p=$(command -v -- "$2" 2>/dev/null) && [ -f "$p" ] && [ -x "$p" ] ||
+		die "$1=$2: no such executable ($3)"
+	[ "$(readlink -f "$p")" != "$self" ] ||
+		die "$1=$2 is this adapter, not $3"
+	printf '%s\n' "$p"
+}
+
 real_pahole() {
 	if [ -n "${BTF2BTF_PAHOLE:-}" ]; then
-		printf '%s\n' "$BTF2BTF_PAHOLE"
+		from_variable BTF2BTF_PAHOLE "$BTF2BTF_PAHOLE" "the real pahole"
 		return
 	fi
 	# masquerade: this script may itself be "pahole" in a PATH directory
@@ -57,6 +72,11 @@ real_pahole() {
 	die "no pahole in PATH but this adapter (set BTF2BTF_PAHOLE)"
 }
 
+if [ -n "${BTF2BTF:-}" ]; then
+	BTF2BTF=$(from_variable BTF2BTF "$BTF2BTF" "the btf2btf binary")
+else
+	BTF2BTF=@BTF2BTF@
+fi
 PAHOLE_REAL=$(real_pahole)
 
 # What was asked: -J with a detached BTF file, the base, the object (last
@@ -99,6 +119,8 @@ ver=$(printf '%s\n' "$ver" | sed -n 's/^v\([0-9]*\)\.\([0-9]*\).*/\1\2/p')
 [ "$ver" -lt 127 ] || exit 0
 
 [ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (set BTF2BTF)"
-"$BTF2BTF" -q --features=implicit_args,fastcall_tags,arena_attrs \
-	${base:+--btf-base "$base"} --btf "$detached" "$obj" ||
+# its warnings (a dropped parameter, a kfunc without its implicit argument)
+# go to the build log on stderr, each once; its summary line would be noise
+"$BTF2BTF" --features=implicit_args,fastcall_tags,arena_attrs \
+	${base:+--btf-base "$base"} --btf "$detached" "$obj" > /dev/null ||
 	die "btf2btf failed on $detached (BTF of $obj); the build stops here"

@@ -10,7 +10,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static struct cli_opts cli;
+static struct cli_opts cli = { .fail_status = 1 };
 static char last_warning[512];
 
 struct cli_opts *cli_opts(void)
@@ -28,7 +28,9 @@ void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 		/* libbpf cannot parse split BTF without its base: say which option */
 		if (!cli.base_path && strstr(msg, ": cannot parse BTF: "))
 			cli.split_without_base = true;
-		fprintf(stderr, "btf2btf: error: %s\n", msg);
+		/* -j: the error goes into the JSON document, as bpftool's do */
+		if (!cli.json)
+			fprintf(stderr, "btf2btf: error: %s\n", msg);
 		break;
 	case BTF2BTF_LOG_WARN:
 		/* the same warning again (a kfunc in two set8s, the next
@@ -68,7 +70,8 @@ void cli_error(const char *fmt, ...)
 	va_end(ap);
 	if (!cli.errors++)
 		snprintf(cli.first_error, sizeof(cli.first_error), "%s", msg);
-	fprintf(stderr, "btf2btf: error: %s\n", msg);
+	if (!cli.json)
+		fprintf(stderr, "btf2btf: error: %s\n", msg);
 }
 
 /* The library logs its failures; say something only if it could not. */
@@ -86,13 +89,12 @@ int cli_fail(const char *path, int err)
 
 void cli_json_error(void)
 {
-	struct json j;
+	struct json *j = cli_json_record();
 
-	json_init(&j, stdout, cli.pretty);
-	json_start_object(&j);
-	json_string_field(&j, "error", cli.first_error[0] ? cli.first_error : "failed");
-	json_end_object(&j);
-	json_finish(&j);
+	json_start_object(j);
+	json_string_field(j, "error", cli.first_error[0] ? cli.first_error : "failed");
+	json_end_object(j);
+	cli_json_done(j);
 }
 
 const char *cli_state_str(enum btf2btf_kfunc_state s)

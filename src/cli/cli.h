@@ -22,12 +22,25 @@ struct cli_opts {
 	bool pretty;
 	bool werror;		/* --check: warnings fail too */
 	bool diff_kfuncs;	/* --diff --kfuncs */
+	bool c_format;		/* --kfuncs --format=c */
+	const char *vmlinux_h;	/* --vmlinux-h: the header --format=c includes */
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
 	bool split_without_base; /* BTF that did not parse, no --btf-base given */
 	const struct btf *base_btf;	/* -B read once for many objects, or NULL */
+	int fail_status;	/* exit status of a failure: 1, but 2 for --diff (as diff(1)) */
 };
+
+/* What a run over several objects adds up, for its final line (text) or
+ * "tally" (JSON). Each view adds its object's counts. */
+struct cli_tally {
+	unsigned int objects, failed;
+	unsigned int changed, written;		/* the transform */
+	unsigned int kfuncs;			/* --kfuncs */
+	unsigned int clean, with_errors, errors, warnings;	/* --check */
+};
+struct cli_tally *cli_tally(void);
 
 struct cli_opts *cli_opts(void);
 void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx);
@@ -38,6 +51,21 @@ void cli_error(const char *fmt, ...);
 int cli_fail(const char *path, int err);
 /* -j and a failed run that printed no JSON: {"error": "..."} on stdout. */
 void cli_json_error(void);
+/*
+ * -j: the writer a view writes its one JSON object with. For one input it
+ * is the whole document; for several (cli_run_each()) the object is the
+ * next record of the document's "objects". cli_json_done() after the
+ * object ends the document of one input.
+ */
+struct json *cli_json_record(void);
+void cli_json_done(struct json *j);
+/*
+ * Run one(path) on each of the nr objects (the transform, --kfuncs,
+ * --check): -B's base read once, each object on its own (a failed one does
+ * not stop the others), with -j one document for them all; the worst exit
+ * status is the run's. mode names the mode in JSON ("transform", ...).
+ */
+int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path));
 /* How cli_open() opens. */
 enum {
 	CLI_OPEN_LENIENT = 1 << 0,	/* set8 conflicts do not fail the open
@@ -62,9 +90,14 @@ void cli_print_summary(const struct btf2btf *b);
 /* --dump of b: 0, or the negative errno of an error already printed. */
 int cli_dump(const struct btf2btf *b);
 int cli_kfuncs(const char *path);
+/* --kfuncs --format=c: extern declarations of the kfuncs, a C header. */
+int cli_kfunc_decls(const char *path);
 int cli_diff(const char *old_path, const char *new_path);
 /* --diff --kfuncs: the kfuncs of OLD and NEW paired by name. */
 int cli_diff_kfuncs(const char *old_path, const char *new_path);
 int cli_check(const char *path);
+/* --kfunc-history K1 ... Kn: the kfuncs of n kernels, oldest first (each
+ * [LABEL=]FILE), per kfunc across them. */
+int cli_kfunc_history(int n, char **kernels);
 
 #endif /* BTF2BTF_CLI_H */

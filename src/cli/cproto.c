@@ -179,9 +179,12 @@ static char *decl(const struct btf *btf, uint32_t id, char *inner, int depth, in
 		free(s);
 		return ps;
 	case BTF_KIND_TYPE_TAG:
-		/* as btf_dump prints it: void __attribute__((btf_type_tag("x"))) *p */
-		s = fmt("__attribute__((btf_type_tag(\"%s\")))%s%s", n ? n : "", *inner ? " " : "",
-			inner);
+		/* as btf_dump prints it: void __attribute__((btf_type_tag("x"))) *p;
+		 * with kind_flag the tag is the attribute itself (7.3's arena
+		 * pointers: void __attribute__((address_space(1))) *p) */
+		s = btf_kflag(t) ? fmt("__attribute__((%s))%s%s", n ? n : "", *inner ? " " : "", inner)
+				 : fmt("__attribute__((btf_type_tag(\"%s\")))%s%s", n ? n : "",
+				       *inner ? " " : "", inner);
 		free(inner);
 		return decl(btf, t->type, s, depth + 1, -1);
 	case BTF_KIND_ARRAY:

@@ -420,7 +420,7 @@ int cli_diff(const char *old_path, const char *new_path)
 	struct type_keys ok = { 0 }, nk = { 0 };
 	struct entry *oe = NULL, *ne = NULL;
 	size_t noe = 0, nne = 0;
-	int ret = 1;
+	int ret = cli_opts()->fail_status;
 
 	if (open_side(&o, old_path) || open_side(&n, new_path))
 		goto out;
@@ -437,7 +437,8 @@ int cli_diff(const char *old_path, const char *new_path)
 		print_json(&d);
 	else
 		print_text(&d);
-	ret = 0;
+	/* as diff(1): 1 when they differ */
+	ret = d.nr_added || d.nr_removed || d.nr_changed || d.nr_f;
 out:
 	for (size_t i = 0; i < d.nr_f; i++) {
 		free(d.f[i].old_proto);

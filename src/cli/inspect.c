@@ -22,22 +22,63 @@ bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s)
 	return set8s || strcmp(p->rule, "tag-not-in-set");
 }
 
+bool inspect_sets_readable(const struct btf2btf *b)
+{
+	const struct btf2btf_object_info *info = btf2btf__object_info(b);
+
+	/* no .BTF_ids: no kfunc set to miss */
+	return info->elf && (!info->has_btf_ids || info->has_symtab);
+}
+
+const char *inspect_object_note(const struct btf2btf *b, char *buf, size_t size)
+{
+	const struct btf2btf_object_info *info = btf2btf__object_info(b);
+	const char *rel = *info->kernel_release ? info->kernel_release : "RELEASE";
+
+	if (!info->elf) {
+		snprintf(buf, size, "raw BTF has no .BTF_ids and no symbol table: only kfuncs "
+			 "with a bpf_kfunc decl tag are seen, their set8s and flags are not "
+			 "(they are in the object the BTF came from)");
+	} else if (!inspect_sets_readable(b)) {
+		snprintf(buf, size, "no symbol table (a stripped vmlinux): the set8s in .BTF_ids "
+			 "cannot be found, so only kfuncs with a bpf_kfunc decl tag are seen, their "
+			 "flags are not; the symbols are in the unstripped vmlinux (Debian: package "
+			 "linux-image-%s-dbg, usr/lib/debug/boot/vmlinux-%s; a System.map has the "
+			 "addresses but not the set8s' sizes, and the one in /boot is a placeholder)",
+			 rel, rel);
+	} else if (info->kfunc_id_sets || info->fmodret_sets) {
+		snprintf(buf, size, "Linux %s predates BTF_SET8_KFUNCS (6.9): %u set8%s registered "
+			 "by a struct btf_kfunc_id_set read as kfunc set%s%s%s%s; the transform keeps "
+			 "upstream's rule (flagged set8s only) and leaves them alone", rel,
+			 info->kfunc_id_sets, info->kfunc_id_sets == 1 ? "" : "s",
+			 info->kfunc_id_sets == 1 ? "" : "s", info->fmodret_sets ? ", " : "",
+			 info->fmodret_sets ? (info->fmodret_sets == 1 ? "1 fmod_ret allow-list"
+								: "fmod_ret allow-lists") : "",
+			 info->fmodret_sets ? " (register_btf_fmodret_id_set) left out" : "");
+	} else {
+		return NULL;
+	}
+	return buf;
+}
+
 void inspect_note_problems(const struct btf2btf *b, const char *path, bool problems)
 {
-	bool set8s = btf2btf__set8_entry_cnt(b) > 0;
+	bool readable = inspect_sets_readable(b);
+	const char *note;
+	char buf[1024];
 	size_t nr = 0;
 
-	if (cli_opts()->verbose != 0)
-		return;		/* -q: errors only; -v: every warning was printed */
+	if (cli_opts()->verbose < 0)
+		return;		/* -q: errors only */
 	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
-		nr += inspect_problem_shown(btf2btf__problem(b, i), set8s);
-	if (problems && nr)
+		nr += inspect_problem_shown(btf2btf__problem(b, i), readable);
+	/* -v printed every warning */
+	if (problems && nr && !cli_opts()->verbose)
 		fprintf(stderr, "btf2btf: warning: %s: %zu problem%s in the kfunc declarations "
 			"(--check lists them)\n", path, nr, nr == 1 ? "" : "s");
-	if (!set8s)
-		fprintf(stderr, "btf2btf: note: %s: no BTF_SET8_KFUNCS set8 (raw BTF, or no "
-			".BTF_ids: a stripped object): only kfuncs with a bpf_kfunc decl tag "
-			"are seen, their flags are not\n", path);
+	note = inspect_object_note(b, buf, sizeof(buf));
+	if (note)
+		fprintf(stderr, "btf2btf: note: %s: %s\n", path, note);
 }
 
 char *inspect_flags_str(uint32_t flags)
@@ -57,6 +98,9 @@ void inspect_flags_json(struct json *j, const char *flags_str)
 
 const char *inspect_found_str(unsigned int found_by)
 {
+	/* a 6.0-6.8 kfunc set is a set8 too (the note says which rule found it) */
+	if (found_by & BTF2BTF_FOUND_KFUNC_ID_SET)
+		found_by |= BTF2BTF_FOUND_SET8;
 	switch (found_by & (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8)) {
 	case BTF2BTF_FOUND_TAG: return "tag";
 	case BTF2BTF_FOUND_SET8: return "set8";
@@ -72,6 +116,8 @@ void inspect_found_json(struct json *j, unsigned int found_by)
 		json_string(j, "decl_tag");
 	if (found_by & BTF2BTF_FOUND_SET8)
 		json_string(j, "set8");
+	if (found_by & BTF2BTF_FOUND_KFUNC_ID_SET)
+		json_string(j, "kfunc_id_set");
 	json_end_array(j);
 }
 
@@ -189,59 +235,57 @@ static void print_text(const struct krow *rows, size_t nr)
 static void print_json(const struct btf2btf *b, const struct krow *rows, size_t nr,
 		       bool transformed)
 {
-	const struct cli_opts *o = cli_opts();
-	struct json j;
+	struct json *j = cli_json_record();
 
-	json_init(&j, stdout, o->pretty);
-	json_start_object(&j);
-	json_string_field(&j, "file", btf2btf__path(b));
-	json_bool_field(&j, "after_transform", transformed);
-	json_key(&j, "kfuncs");
-	json_start_array(&j);
+	json_start_object(j);
+	json_string_field(j, "file", btf2btf__path(b));
+	json_bool_field(j, "after_transform", transformed);
+	json_key(j, "kfuncs");
+	json_start_array(j);
 	for (size_t i = 0; i < nr; i++) {
 		const struct krow *r = &rows[i];
 
-		json_start_object(&j);
-		json_uint_field(&j, "id", r->k->btf_id);
-		json_string_field(&j, "name", r->k->name);
-		json_key(&j, "found_by");
-		inspect_found_json(&j, r->k->found_by);
-		json_key(&j, "sets");
-		inspect_list_json(&j, r->k->sets, ',');
-		json_uint_field(&j, "flags", r->k->flags);
-		json_key(&j, "flag_names");
-		inspect_flags_json(&j, r->flags);
-		json_bool_field(&j, "implicit_args", r->implicit);
-		json_string_field(&j, "state", r->state);
-		json_string_field(&j, "planned", r->planned);
-		json_key(&j, "actions");
-		actions_json(&j, r->k->actions);
-		json_uint_field(&j, "reduced_params", r->k->reduced_params);
-		json_uint_field(&j, "problems", r->k->problems);
-		json_uint_field(&j, "type_id", r->type_id);
-		json_string_field(&j, "proto", r->proto);
-		json_string_field(&j, "bpf_proto", r->bpf_proto);
-		json_key(&j, "implicit_arg");
+		json_start_object(j);
+		json_uint_field(j, "id", r->k->btf_id);
+		json_string_field(j, "name", r->k->name);
+		json_key(j, "found_by");
+		inspect_found_json(j, r->k->found_by);
+		json_key(j, "sets");
+		inspect_list_json(j, r->k->sets, ',');
+		json_uint_field(j, "flags", r->k->flags);
+		json_key(j, "flag_names");
+		inspect_flags_json(j, r->flags);
+		json_bool_field(j, "implicit_args", r->implicit);
+		json_string_field(j, "state", r->state);
+		json_string_field(j, "planned", r->planned);
+		json_key(j, "actions");
+		actions_json(j, r->k->actions);
+		json_uint_field(j, "reduced_params", r->k->reduced_params);
+		json_uint_field(j, "problems", r->k->problems);
+		json_uint_field(j, "type_id", r->type_id);
+		json_string_field(j, "proto", r->proto);
+		json_string_field(j, "bpf_proto", r->bpf_proto);
+		json_key(j, "implicit_arg");
 		if (r->implicit && r->k->implicit_arg >= 0)
-			json_int(&j, r->k->implicit_arg);
+			json_int(j, r->k->implicit_arg);
 		else
-			json_null(&j);
-		json_key(&j, "impl_id");
+			json_null(j);
+		json_key(j, "impl_id");
 		if (r->implicit && r->k->impl_id)
-			json_uint(&j, r->k->impl_id);
+			json_uint(j, r->k->impl_id);
 		else
-			json_null(&j);
-		json_key(&j, "impl_name");
+			json_null(j);
+		json_key(j, "impl_name");
 		if (r->implicit)
-			json_string(&j, r->k->impl_name);
+			json_string(j, r->k->impl_name);
 		else
-			json_null(&j);
-		json_bool_field(&j, "impl_legacy", r->k->actions & BTF2BTF_ACT_USE_LEGACY);
-		json_end_object(&j);
+			json_null(j);
+		json_bool_field(j, "impl_legacy", r->k->actions & BTF2BTF_ACT_USE_LEGACY);
+		json_end_object(j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	json_end_array(j);
+	json_end_object(j);
+	cli_json_done(j);
 }
 
 int cli_kfuncs(const char *path)
@@ -273,6 +317,7 @@ int cli_kfuncs(const char *path)
 		err = rows[i].k ? fill_row(&rows[i], btf2btf__btf(b), o->transform) : -errno;
 	}
 	if (!err) {
+		cli_tally()->kfuncs += nr;
 		if (o->json)
 			print_json(b, rows, nr, o->transform);
 		else

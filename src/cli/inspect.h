@@ -21,6 +21,13 @@ void inspect_note_problems(const struct btf2btf *b, const char *path, bool probl
  * with a decl tag would be "tag-not-in-set", which says nothing there.
  */
 bool inspect_problem_shown(const struct btf2btf_problem *p, bool set8s);
+/* Whether b's set8s could be looked for (an ELF object whose .BTF_ids, if
+ * any, comes with a symbol table): what "set8s" above means. */
+bool inspect_sets_readable(const struct btf2btf *b);
+/* The one note the views print about b, into buf: what they cannot see
+ * (raw BTF, a stripped vmlinux), or that a 6.0-6.8 kernel's kfunc sets were
+ * read by the struct btf_kfunc_id_set rule; NULL when there is nothing to say. */
+const char *inspect_object_note(const struct btf2btf *b, char *buf, size_t size);
 
 struct btf;
 /* The prototype BPF programs see of kfunc k of btf: its own, or before the
@@ -31,7 +38,7 @@ char *inspect_bpf_proto(const struct btf *btf, const struct btf2btf_kfunc *k, bo
 char *inspect_flags_str(uint32_t flags);
 /* That text as a JSON array of the names, [] for "-". */
 void inspect_flags_json(struct json *j, const char *flags_str);
-/* "tag", "set8", "both" or "-". */
+/* "tag", "set8", "both" or "-" (a 6.0-6.8 kfunc set counts as set8). */
 const char *inspect_found_str(unsigned int found_by);
 void inspect_found_json(struct json *j, unsigned int found_by);
 /* "a,b" (sep ',') -> JSON ["a", "b"]. */

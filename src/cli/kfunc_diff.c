@@ -21,21 +21,7 @@
 #include "cproto.h"
 #include "inspect.h"
 #include "json.h"
-
-struct kf {
-	const char *name;
-	uint32_t flags;
-	bool implicit;
-	char *bpf_proto;	/* what BPF programs see */
-	char *flag_str;
-};
-
-struct kside {
-	const char *path;
-	struct btf2btf *b;
-	struct kf *k;		/* by name */
-	size_t nr;
-};
+#include "kfunc_table.h"
 
 enum change { C_ADDED, C_REMOVED, C_IMPLICIT, C_FLAGS, C_PROTO, C_NR };
 
@@ -50,73 +36,6 @@ static const char *const change_key[C_NR] = {
 struct pair {
 	const struct kf *old, *new;
 };
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct kf *)a)->name, ((const struct kf *)b)->name);
-}
-
-/* OLD's <name>_impl, for a kfunc NEW has and OLD does not */
-static const struct kf *legacy_impl(const struct kside *o, const char *name)
-{
-	struct kf key = { 0 };
-	const struct kf *k;
-	size_t len = strlen(name);
-	char *impl = malloc(len + sizeof("_impl"));
-
-	if (!impl)
-		return NULL;
-	memcpy(impl, name, len);
-	memcpy(impl + len, "_impl", sizeof("_impl"));
-	key.name = impl;
-	k = o->nr ? bsearch(&key, o->k, o->nr, sizeof(*o->k), by_name) : NULL;
-	free(impl);
-	return k;
-}
-
-static int load_side(struct kside *s, const char *path)
-{
-	const struct btf *btf;
-
-	s->path = path;
-	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &s->b))
-		return 1;
-	/* without set8s the flags are unseen: said, as --kfuncs says it */
-	inspect_note_problems(s->b, path, false);
-	btf = btf2btf__btf(s->b);
-	s->nr = btf2btf__kfunc_cnt(s->b);
-	s->k = calloc(s->nr ? s->nr : 1, sizeof(*s->k));
-	if (!btf || !s->k)
-		goto nomem;
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct btf2btf_kfunc *k = btf2btf__kfunc(s->b, i);
-
-		if (!k)
-			goto nomem;
-		s->k[i].name = k->name;
-		s->k[i].flags = k->flags;
-		s->k[i].implicit = k->impl_name != NULL;
-		s->k[i].bpf_proto = inspect_bpf_proto(btf, k, false);
-		s->k[i].flag_str = inspect_flags_str(k->flags);
-		if (!s->k[i].bpf_proto || !s->k[i].flag_str)
-			goto nomem;
-	}
-	qsort(s->k, s->nr, sizeof(*s->k), by_name);
-	return 0;
-nomem:
-	cli_error("%s: out of memory", path);
-	return 1;
-}
-
-static void free_side(struct kside *s)
-{
-	for (size_t i = 0; s->k && i < s->nr; i++) {
-		free(s->k[i].bpf_proto);
-		free(s->k[i].flag_str);
-	}
-	free(s->k);
-	btf2btf__close(s->b);
-}
 
 /* The pairs of each kind of change, in name order. */
 static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
@@ -138,7 +57,7 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 			continue;
 		}
 		if (cmp > 0) {
-			const struct kf *legacy = n->k[j].implicit ? legacy_impl(o, n->k[j].name) : NULL;
+			const struct kf *legacy = n->k[j].implicit ? kside_find_impl(o, n->k[j].name) : NULL;
 
 			if (legacy)
 				p[C_IMPLICIT][nr[C_IMPLICIT]++] = (struct pair){ legacy, &n->k[j] };
@@ -244,9 +163,9 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 	struct kside o = { 0 }, n = { 0 };
 	struct pair *p[C_NR] = { 0 };
 	size_t nr[C_NR];
-	int ret = 1;
+	int ret = cli_opts()->fail_status;
 
-	if (load_side(&o, old_path) || load_side(&n, new_path))
+	if (kside_load(&o, old_path, false) || kside_load(&n, new_path, false))
 		goto out;
 	if (pair_up(&o, &n, p, nr)) {
 		cli_error("out of memory");
@@ -256,11 +175,14 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 		print_json(&o, &n, p, nr);
 	else
 		print_text(&o, &n, p, nr);
+	/* as diff(1): 1 when they differ */
 	ret = 0;
+	for (int c = 0; c < C_NR; c++)
+		ret |= nr[c] > 0;
 out:
 	for (int c = 0; c < C_NR; c++)
 		free(p[c]);
-	free_side(&o);
-	free_side(&n);
+	kside_free(&o);
+	kside_free(&n);
 	return ret;
 }

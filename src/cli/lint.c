@@ -7,9 +7,11 @@
  * including those that make the transform refuse the object. The rules
  * themselves live in the library (src/lib/plan.c); README.md lists them.
  *
- * Input without set8s (raw BTF, a stripped vmlinux: no .BTF_ids) hides
- * what most rules look at: that is said, not reported as "clean", and the
- * rule that only means something next to set8s (tag-not-in-set) is left out.
+ * Input whose set8s cannot be read (raw BTF; a stripped vmlinux: .BTF_ids
+ * but no symbol table) hides what most rules look at: that is said, not
+ * reported as "clean", and the rule that only means something next to
+ * set8s (tag-not-in-set) is left out. An object without .BTF_ids has no
+ * kfunc set to miss: clean. A 6.0-6.8 kernel's kfunc sets get one note.
  */
 #include <stdio.h>
 
@@ -22,46 +24,48 @@ static const char *severity_str(enum btf2btf_severity s)
 	return s == BTF2BTF_SEV_ERROR ? "error" : "warning";
 }
 
-#define NO_SET8_NOTE "no BTF_SET8_KFUNCS set8 (raw BTF, or no .BTF_ids: a stripped object): " \
-	"kfuncs are found by decl tag only, their flags and set8s cannot be checked"
-
 static void print_json(const char *path, const struct btf2btf *b, bool set8s,
 		       unsigned int errors, unsigned int warnings)
 {
 	size_t nr = btf2btf__problem_cnt(b);
-	struct json j;
+	struct json *j = cli_json_record();
+	const char *note;
+	char buf[1024];
 
-	json_init(&j, stdout, cli_opts()->pretty);
-	json_start_object(&j);
-	json_string_field(&j, "file", path);
-	json_bool_field(&j, "clean", set8s && !errors && !warnings);
-	json_bool_field(&j, "set8s_seen", set8s);
-	if (!set8s)
-		json_string_field(&j, "note", NO_SET8_NOTE);
-	json_uint_field(&j, "errors", errors);
-	json_uint_field(&j, "warnings", warnings);
-	json_key(&j, "problems");
-	json_start_array(&j);
+	json_start_object(j);
+	json_string_field(j, "file", path);
+	json_bool_field(j, "clean", set8s && !errors && !warnings);
+	json_bool_field(j, "set8s_seen", set8s);
+	note = inspect_object_note(b, buf, sizeof(buf));
+	json_key(j, "note");	/* always there, as every key: null when there is none */
+	if (note)
+		json_string(j, note);
+	else
+		json_null(j);
+	json_uint_field(j, "errors", errors);
+	json_uint_field(j, "warnings", warnings);
+	json_key(j, "problems");
+	json_start_array(j);
 	for (size_t i = 0; i < nr; i++) {
 		const struct btf2btf_problem *p = btf2btf__problem(b, i);
 
 		if (!inspect_problem_shown(p, set8s))
 			continue;
-		json_start_object(&j);
-		json_string_field(&j, "rule", p->rule);
-		json_string_field(&j, "severity", severity_str(p->severity));
-		json_string_field(&j, "name", p->name);
-		json_key(&j, "id");
+		json_start_object(j);
+		json_string_field(j, "rule", p->rule);
+		json_string_field(j, "severity", severity_str(p->severity));
+		json_string_field(j, "name", p->name);
+		json_key(j, "id");
 		if (p->id)
-			json_uint(&j, p->id);
+			json_uint(j, p->id);
 		else
-			json_null(&j);
-		json_string_field(&j, "detail", p->message);
-		json_end_object(&j);
+			json_null(j);
+		json_string_field(j, "detail", p->message);
+		json_end_object(j);
 	}
-	json_end_array(&j);
-	json_end_object(&j);
-	json_finish(&j);
+	json_end_array(j);
+	json_end_object(j);
+	cli_json_done(j);
 }
 
 int cli_check(const char *path)
@@ -75,7 +79,7 @@ int cli_check(const char *path)
 	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &b))
 		return 1;
 	nr = btf2btf__problem_cnt(b);
-	set8s = btf2btf__set8_entry_cnt(b) > 0;
+	set8s = inspect_sets_readable(b);
 	for (size_t i = 0; i < nr; i++) {
 		const struct btf2btf_problem *p = btf2btf__problem(b, i);
 
@@ -89,10 +93,19 @@ int cli_check(const char *path)
 			printf("%s: %s: %s: %s\n", path, severity_str(p->severity), p->rule,
 			       p->message);
 	}
-	if (o->json)
+	cli_tally()->errors += errors;
+	cli_tally()->warnings += warnings;
+	cli_tally()->with_errors += errors > 0;
+	cli_tally()->clean += set8s && !errors && !warnings;
+	if (o->json) {
 		print_json(path, b, set8s, errors, warnings);
-	else if (!set8s)
-		printf("%s: note: %s\n", path, NO_SET8_NOTE);
+	} else {
+		char buf[1024];
+		const char *note = inspect_object_note(b, buf, sizeof(buf));
+
+		if (note)
+			printf("%s: note: %s\n", path, note);
+	}
 	btf2btf__close(b);
 	return errors || (o->werror && warnings) ? 1 : 0;
 }

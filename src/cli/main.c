@@ -4,11 +4,13 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "btf2btf.h"
 #include "cli.h"
@@ -27,6 +29,10 @@ enum {
 	OPT_CHECK,
 	OPT_FEATURES,
 	OPT_WERROR,
+	OPT_HISTORY,
+	OPT_FORMAT,
+	OPT_VMLINUX_H,
+	MODE_KFUNC_DECLS,	/* --kfuncs --format=c, for the usage table */
 };
 
 static const struct option long_opts[] = {
@@ -45,7 +51,10 @@ static const struct option long_opts[] = {
 	{ "kfuncs",		no_argument,		NULL, OPT_KFUNCS },
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
 	{ "check",		no_argument,		NULL, OPT_CHECK },
+	{ "kfunc-history",	no_argument,		NULL, OPT_HISTORY },
 	{ "werror",		no_argument,		NULL, OPT_WERROR },
+	{ "format",		required_argument,	NULL, OPT_FORMAT },
+	{ "vmlinux-h",		required_argument,	NULL, OPT_VMLINUX_H },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "pretty",		no_argument,		NULL, 'p' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -55,12 +64,17 @@ static const struct option long_opts[] = {
 	{ 0 }
 };
 
+static void usage_modes(FILE *f);
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: btf2btf [OPTIONS] OBJ...\n"
-"       btf2btf --dump|--kfuncs|--check [OPTIONS] OBJ\n"
+"       btf2btf --kfuncs|--check [OPTIONS] OBJ...\n"
+"       btf2btf --dump [OPTIONS] OBJ\n"
+
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
+"       btf2btf --kfunc-history [-j] [LABEL=]KERNEL...\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
 "their -B base is read once) for kfuncs flagged KF_IMPLICIT_ARGS: add\n"
@@ -75,8 +89,8 @@ static void usage(FILE *f)
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
 "                          of rewriting OBJ\n"
-"  -O, --output-format FORMAT  what -o writes: raw (BTF, the default) or elf (a\n"
-"                          copy of OBJ with its BTF transformed, as objcopy)\n"
+"  -O, --output-format raw|elf  what -o writes: raw BTF (the default) or elf\n"
+"                          (a copy of OBJ with its BTF transformed, as objcopy)\n"
 "  -n, --dry-run           transform in memory, print the summary, write nothing\n"
 "      --features LIST     what the transform does, a comma list as pahole's\n"
 "                          btf_features: implicit_args, kfunc_tags,\n"
@@ -90,9 +104,17 @@ static void usage(FILE *f)
 "Inspect:\n"
 "      --dump              print the BTF like `bpftool btf dump file`\n"
 "      --kfuncs            print one row per kfunc: set8s, flags, prototypes\n"
+"      --format c          with --kfuncs: a C header for BPF programs, one\n"
+"                          extern declaration per kfunc with the prototype BPF\n"
+"                          sees (--kfuncs --format=c OBJ > kfuncs.h)\n"
+"      --vmlinux-h FILE    with --format=c: #include FILE (a vmlinux.h) for the\n"
+"                          types instead of declaring them\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
 "                          with --kfuncs, the kfuncs added, removed, moved to\n"
 "                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
+"      --kfunc-history     the kfuncs of the KERNELs (vmlinux or raw BTF, oldest\n"
+"                          first, LABEL=FILE to name one): per kfunc its first\n"
+"                          kernel, prototype changes, KF_IMPLICIT_ARGS, flags\n"
 "      --check             lint the kfunc declarations; exit 1 on an error\n"
 "      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
@@ -102,8 +124,11 @@ static void usage(FILE *f)
 "  -v, --verbose           more messages (twice: the plan per kfunc, libbpf's too)\n"
 "  -q, --quiet             errors only\n"
 "  -h, --help              this help;    -V, --version  print the version\n"
-"\n"
-"Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage.\n");
+"\n");
+	usage_modes(f);
+	fprintf(f, "\n"
+"Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage;\n"
+"--diff as diff(1): 0 same, 1 different, 2 trouble.\n");
 }
 
 static const struct {
@@ -215,8 +240,9 @@ static int run_transform(const char *path)
 		btf2btf__close(b);
 		return cli_fail(path, err);
 	}
-	/* with -o - standard output holds the BTF: the summary is left out */
-	if (o->verbose >= 0 && !(o->output && !strcmp(o->output, "-")))
+	/* with -o - standard output holds the BTF: the summary is left out;
+	 * with -j it is the run's JSON document, which -q does not drop */
+	if ((o->verbose >= 0 || o->json) && !(o->output && !strcmp(o->output, "-")))
 		cli_print_summary(b);
 	btf2btf__close(b);
 	return 0;
@@ -256,6 +282,8 @@ enum {
 	GIVEN_FEATURES	= 1 << 8,
 	GIVEN_WERROR	= 1 << 9,
 	GIVEN_FORMAT	= 1 << 10,
+	GIVEN_C_FORMAT	= 1 << 11,
+	GIVEN_VMLINUX_H	= 1 << 12,
 };
 
 /*
@@ -275,9 +303,14 @@ static const struct mode_usage {
 	  "it prints and never writes a file" },
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
+	{ MODE_KFUNC_DECLS, "--kfuncs --format=c", GIVEN_BTF | GIVEN_BASE | GIVEN_C_FORMAT |
+	  GIVEN_VMLINUX_H, "it declares what BPF programs see of the kernel's kfuncs, "
+	  "transformed as the kernel's build does, as C" },
 	/* the plan --check prints depends on the features */
 	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES | GIVEN_WERROR,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
+	{ OPT_HISTORY, "--kfunc-history", GIVEN_JSON,
+	  "it reads each kernel's BTF as it is (a vmlinux or raw BTF, no base) and writes nothing" },
 	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
 	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
 };
@@ -287,7 +320,37 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_DRY_RUN, "-n" }, { GIVEN_T, "-T" }, { GIVEN_ADD_TAGS, "--add-kfunc-tags" },
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
 	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" }, { GIVEN_FORMAT, "-O" },
+	{ GIVEN_C_FORMAT, "--format" }, { GIVEN_VMLINUX_H, "--vmlinux-h" },
 };
+
+/* --help's table of what each mode takes, made from the two tables above
+ * (the bash completion reads it: it offers a mode's options only). */
+static void usage_modes(FILE *f)
+{
+	fprintf(f, "Options each mode takes (others are refused; -v, -q, -h, -V always):\n");
+	for (size_t i = 0; i < sizeof(mode_usage) / sizeof(mode_usage[0]); i++) {
+		const struct mode_usage *u = &mode_usage[i];
+		int col = fprintf(f, "  %s:", u->mode ? u->name : "(transform)");
+
+		fprintf(f, "%*s", col < 24 ? 24 - col : 1, "");
+		for (size_t g = 0; g < sizeof(given_names) / sizeof(given_names[0]); g++) {
+			const char *name = given_names[g].opt;
+
+			if (!(u->takes & given_names[g].bit))
+				continue;
+			/* "-j/-p": two options */
+			fprintf(f, " %.*s", (int)strcspn(name, "/"), name);
+			if (strchr(name, '/'))
+				fprintf(f, " %s", strchr(name, '/') + 1);
+		}
+		/* the pair of modes that makes one: --diff --kfuncs */
+		if (u->mode == OPT_DIFF)
+			fprintf(f, " --kfuncs");
+		if (u->mode == OPT_KFUNCS)
+			fprintf(f, " --diff");
+		fputc('\n', f);
+	}
+}
 
 /* 0, or 2 after saying which option means nothing in this mode and why. */
 static int check_usage(int mode, unsigned int given)
@@ -303,6 +366,10 @@ static int check_usage(int mode, unsigned int given)
 			cli_error("%s means nothing with %s: %s", given_names[i].opt, u->name, u->why);
 			return 2;
 		}
+	}
+	if ((given & GIVEN_VMLINUX_H) && !(given & GIVEN_C_FORMAT)) {
+		cli_error("--vmlinux-h names the header --kfuncs --format=c includes: give --format=c");
+		return 2;
 	}
 	if ((given & GIVEN_DISTILL) && !(given & GIVEN_BASE)) {
 		cli_error("--distill-base needs --btf-base: the distilled base is made from it");
@@ -324,9 +391,21 @@ static int check_usage(int mode, unsigned int given)
 	return 0;
 }
 
+/* Whether standard output is a pipe or socket whose reader went away:
+ * errno is long gone when a buffered write failed in the middle of a
+ * printf(), the descriptor still says it. */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 /* Output that did not reach stdout (a full disk) is a failure like any
- * other: say so and exit 1. A reader that went away (`| head`) ends the
- * run as it ends cat: by SIGPIPE, quietly. */
+ * other: say so and exit 1 (2 with --diff). A reader that went away (`|
+ * head`) ends the run as it ends cat: by SIGPIPE, quietly, in every mode;
+ * the work was done (every object of a batch; the reader only misses the
+ * report), and a failure of it keeps its own status. */
 static int finish_stdout(int rc)
 {
 	const struct cli_opts *o = cli_opts();
@@ -335,13 +414,20 @@ static int finish_stdout(int rc)
 		cli_json_error();
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
-		if (errno == EPIPE) {
+		if (errno == EPIPE || stdout_reader_gone()) {
+			if (rc)
+				return rc;
 			signal(SIGPIPE, SIG_DFL);
 			raise(SIGPIPE);
 		}
-		cli_error("cannot write to standard output: %s",
-			  errno ? strerror(errno) : "I/O error");
-		return 1;
+		/* a JSON error object could not reach stdout either */
+		if (o->json)
+			fprintf(stderr, "btf2btf: error: cannot write to standard output: %s\n",
+				errno ? strerror(errno) : "I/O error");
+		else
+			cli_error("cannot write to standard output: %s",
+				  errno ? strerror(errno) : "I/O error");
+		return rc > o->fail_status ? rc : o->fail_status;
 	}
 	return rc;
 }
@@ -362,50 +448,13 @@ static int bad_option(int opt, char **argv)
 	return 2;
 }
 
-/*
- * Many objects (modules on one base): the base is read once, each object
- * gets its line, a failed one is left as it was and the others go on; the
- * worst status is the run's.
- */
-static int run_transforms(int nr, char **paths)
-{
-	struct cli_opts *o = cli_opts();
-	struct btf *base = NULL;
-	int rc = 0;
-
-	if (nr > 1 && o->output) {
-		cli_error("-o names one output: give one object");
-		return 2;
-	}
-	if (nr > 1 && o->btf_path) {
-		cli_error("--btf names the BTF of one object: give one object");
-		return 2;
-	}
-	if (nr > 1 && o->base_path) {
-		BTF2BTF_OPTS(opts, .log = cli_log_cb);
-		int err = btf2btf__load_base(o->base_path, &opts, &base);
-
-		if (err)
-			return cli_fail(o->base_path, err);
-		o->base_btf = base;
-	}
-	for (int i = 0; i < nr; i++) {
-		int one;
-
-		o->errors = 0;	/* cli_fail() speaks for this object only */
-		one = run_transform(paths[i]);
-		fflush(stdout);	/* each object's line as it is done */
-		if (one > rc)
-			rc = one;
-	}
-	o->base_btf = NULL;
-	btf__free(base);
-	return rc;
-}
-
 static int run(int mode, int argc, char **argv)
 {
+	const struct cli_opts *o = cli_opts();
+	int nr;
+
 	if (mode == OPT_DIFF) {
+		/* as diff(1) and cmp: 0 same, 1 different, 2 trouble */
 		if (argc - optind != 2) {
 			cli_error("--diff needs two files, OLD and NEW");
 			return 2;
@@ -417,17 +466,29 @@ static int run(int mode, int argc, char **argv)
 		cli_error("no object file given (try --help)");
 		return 2;
 	}
-	if (!mode)
-		return run_transforms(argc - optind, argv + optind);
-	if (argc - optind != 1) {
-		cli_error("one object file at a time with --dump, --kfuncs and --check (try --help)");
+	nr = argc - optind;
+	if (nr > 1 && o->output) {
+		cli_error("-o names one output: give one object");
+		return 2;
+	}
+	if (nr > 1 && o->btf_path) {
+		cli_error("--btf names the BTF of one object: give one object");
 		return 2;
 	}
 	switch (mode) {
-	case OPT_DUMP: return run_dump(argv[optind]);
-	case OPT_KFUNCS: return cli_kfuncs(argv[optind]);
-	case OPT_CHECK: return cli_check(argv[optind]);
-	default: return 2;	/* the transform is handled above */
+	case OPT_HISTORY: return cli_kfunc_history(nr, argv + optind);
+	case 0: return cli_run_each("transform", nr, argv + optind, run_transform);
+	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
+	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
+	case OPT_DUMP:
+	case MODE_KFUNC_DECLS:
+		if (nr != 1) {
+			cli_error("one object file at a time with --dump and --kfuncs --format=c "
+				  "(try --help)");
+			return 2;
+		}
+		return mode == OPT_DUMP ? run_dump(argv[optind]) : cli_kfunc_decls(argv[optind]);
+	default: return 2;
 	}
 }
 
@@ -477,6 +538,7 @@ int main(int argc, char **argv)
 		case OPT_KFUNCS:
 		case OPT_DIFF:
 		case OPT_CHECK:
+		case OPT_HISTORY:
 			/* --diff --kfuncs: the diff of the kfunc tables */
 			if ((mode == OPT_DIFF && opt == OPT_KFUNCS) ||
 			    (mode == OPT_KFUNCS && opt == OPT_DIFF)) {
@@ -485,13 +547,23 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff and --check exclude each other "
-					  "(but --diff --kfuncs)");
+				cli_error("--dump, --kfuncs, --diff, --check and --kfunc-history "
+					  "exclude each other (but --diff --kfuncs)");
 				return finish_stdout(2);
 			}
 			mode = opt;
 			break;
 		case OPT_WERROR: o->werror = true; given |= GIVEN_WERROR; break;
+		case OPT_FORMAT:
+			/* bpftool's "format c" */
+			if (strcmp(optarg, "c")) {
+				cli_error("--format: unknown format '%s': c (with --kfuncs)", optarg);
+				return finish_stdout(2);
+			}
+			o->c_format = true;
+			given |= GIVEN_C_FORMAT;
+			break;
+		case OPT_VMLINUX_H: o->vmlinux_h = optarg; given |= GIVEN_VMLINUX_H; break;
 		case 'j': o->json = true; given |= GIVEN_JSON; break;
 		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
 		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
@@ -508,11 +580,19 @@ int main(int argc, char **argv)
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);
+	if (mode == OPT_DIFF)
+		o->fail_status = 2;
 	/* --features as pahole's --btf_features: the names given, nothing else */
 	if (given & (GIVEN_FEATURES | GIVEN_ADD_TAGS))
 		o->features = (given & GIVEN_FEATURES ? feats : BTF2BTF_FEATS_DEFAULT) |
 			      (add_tags ? BTF2BTF_FEAT_KFUNC_TAGS : 0);
 
+	if ((given & GIVEN_C_FORMAT) && mode != OPT_KFUNCS) {
+		cli_error("--format=c is a format of --kfuncs: give --kfuncs --format=c");
+		return finish_stdout(2);
+	}
+	if (given & GIVEN_C_FORMAT)
+		mode = MODE_KFUNC_DECLS;
 	rc = check_usage(mode, given);
 	if (!rc) {
 		const char *inputs[] = { optind < argc ? argv[optind] : NULL, o->btf_path,

@@ -2,6 +2,7 @@
 /* The run summary and --dump, in text or JSON. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "dump.h"
@@ -11,37 +12,42 @@ void cli_print_summary(const struct btf2btf *b)
 {
 	const struct btf2btf_stats *s = btf2btf__stats(b);
 	const struct cli_opts *o = cli_opts();
-	const char *result = !btf2btf__changed(b) ? "unchanged"
-			     : o->dry_run ? "dry run, nothing written"
-			     : o->output ? "written" : "rewritten";
+	bool changed = btf2btf__changed(b);
+	/* -o always writes its file (unchanged BTF too); in place, only a
+	 * change is written (the same bytes would be) */
+	bool written = !o->dry_run && (o->output ? strcmp(o->output, "-") != 0 : changed);
+	const char *result = o->dry_run ? (changed ? "dry run, nothing written" : "unchanged")
+			     : o->output ? (changed ? "written" : "unchanged; written")
+			     : changed ? "rewritten" : "unchanged";
 	/* the file the line is about: with --btf, the raw BTF is what changes */
 	const char *file = o->btf_path ? o->btf_path : btf2btf__path(b);
 
+	cli_tally()->changed += changed;
+	cli_tally()->written += written;
 	if (o->json) {
-		struct json j;
+		struct json *j = cli_json_record();
 
-		json_init(&j, stdout, o->pretty);
-		json_start_object(&j);
-		json_string_field(&j, "file", file);
+		json_start_object(j);
+		json_string_field(j, "file", file);
 		if (o->btf_path)
-			json_string_field(&j, "set8s_from", btf2btf__path(b));
-		json_uint_field(&j, "kfuncs", s->kfuncs);
-		json_uint_field(&j, "by_tag", s->by_tag);
-		json_uint_field(&j, "by_set8", s->by_set8);
-		json_uint_field(&j, "by_both", s->by_both);
-		json_uint_field(&j, "implicit", s->implicit);
-		json_uint_field(&j, "transformed", s->transformed);
-		json_uint_field(&j, "legacy", s->legacy);
-		json_uint_field(&j, "impl_added", s->impl_added);
-		json_uint_field(&j, "already_transformed", s->already);
-		json_uint_field(&j, "tags_added", s->tags_added);
-		json_uint_field(&j, "warnings", s->warnings);
-		json_bool_field(&j, "changed", btf2btf__changed(b));
-		json_bool_field(&j, "written", btf2btf__changed(b) && !o->dry_run);
+			json_string_field(j, "set8s_from", btf2btf__path(b));
+		json_uint_field(j, "kfuncs", s->kfuncs);
+		json_uint_field(j, "by_tag", s->by_tag);
+		json_uint_field(j, "by_set8", s->by_set8);
+		json_uint_field(j, "by_both", s->by_both);
+		json_uint_field(j, "implicit", s->implicit);
+		json_uint_field(j, "transformed", s->transformed);
+		json_uint_field(j, "legacy", s->legacy);
+		json_uint_field(j, "impl_added", s->impl_added);
+		json_uint_field(j, "already_transformed", s->already);
+		json_uint_field(j, "tags_added", s->tags_added);
+		json_uint_field(j, "warnings", s->warnings);
+		json_bool_field(j, "changed", changed);
+		json_bool_field(j, "written", written);
 		if (o->output)
-			json_string_field(&j, "output", o->output);
-		json_end_object(&j);
-		json_finish(&j);
+			json_string_field(j, "output", o->output);
+		json_end_object(j);
+		cli_json_done(j);
 		return;
 	}
 	printf("btf2btf: %s: %u kfuncs (tag %u, set8 %u, both %u), %u KF_IMPLICIT_ARGS: "
@@ -50,7 +56,7 @@ void cli_print_summary(const struct btf2btf *b)
 	       s->transformed, s->legacy, s->impl_added, s->already);
 	if (s->tags_added)
 		printf(", %u bpf_kfunc tags added", s->tags_added);
-	if (btf2btf__changed(b) && !o->dry_run && o->output)
+	if (written && o->output)
 		printf("; %s to %s\n", result, o->output);
 	else
 		printf("; %s\n", result);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "btf_ids.h"
+#include "kernel_sets.h"
 
 #define SET8_HDR 8
 #define PAIR 8
@@ -264,6 +265,13 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 	if (sec.size > UINT32_MAX)
 		return b2b_errno(log, -E2BIG, ".BTF_ids: %zu bytes, more than the 4 GiB a set8 entry can address",
 				 sec.size);
+	ids->has_section = true;
+	b2b_kernel_version_read(e, ids);
+	/* 5.x kfunc id sets are BTF_SET lists (one per kind of flag), not set8s */
+	if (ids->kernel_version && ids->kernel_version < B2B_KERNEL_VERSION(6, 0))
+		return b2b_errno(log, -ENOTSUP,
+				 "Linux %s: kernels before 6.0 have no set8s (their kfunc id sets are BTF_SET lists without flags): not supported",
+				 ids->kernel_release);
 	err = b2b_elf_symtab(e, &symtab, log);
 	if (err == -ENOENT) {
 		b2b_warn(log, "has .BTF_ids but no symbol table: set8 flags cannot be read");
@@ -271,9 +279,12 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 	}
 	if (err)
 		return err;
+	ids->has_symtab = true;
 	err = collect_sets(e, &sec, &symtab, ids, log);
 	if (!err)
 		err = collect_entries(e, &sec, &symtab, ids, log);
+	if (!err)
+		err = b2b_kernel_sets_classify(e, &sec, &symtab, ids, log);
 	/* names, flags and ids were copied: the symbol table, its strings
 	 * and the section are not read again */
 	b2b_elf_release(e, symtab.data->d_buf, symtab.data->d_size);

@@ -16,6 +16,15 @@ struct b2b_set8 {
 	uint32_t nr;		/* pairs, from the size */
 	uint32_t flags;		/* BTF_SET8_* */
 	bool resolved;		/* resolve_btfids wrote cnt and sorted the pairs */
+	/* an unflagged set8 of a 6.0-6.8 kernel (no BTF_SET8_KFUNCS yet): what
+	 * the struct btf_kfunc_id_set pointing at it registers it as (kernel_sets.c) */
+	uint8_t registered;	/* B2B_REG_* */
+};
+
+enum {
+	B2B_REG_NONE,		/* flagged, a kernel from 6.9 (or unknown), or no id set */
+	B2B_REG_KFUNCS,		/* register_btf_kfunc_id_set(): a kfunc set */
+	B2B_REG_FMODRET,	/* register_btf_fmodret_id_set(): an fmod_ret allow-list */
 };
 
 /* One (id, flags) pair of a set8 as we could attribute it to a function. */
@@ -36,7 +45,20 @@ struct b2b_btf_ids {
 	/* the entries' names as parsed, until the names of the FUNCs found
 	 * stand in for them (b2b_btf_ids_keep_names()) */
 	struct b2b_arena entry_names;
+	/* what the object is (btf2btf__object_info()) */
+	bool has_section;	/* .BTF_ids */
+	bool has_symtab;
+	uint32_t kernel_version;	/* KERNEL_VERSION(major, minor, 0), 0: unknown */
+	char kernel_release[80];	/* "" when unknown */
+	unsigned int nr_kfunc_id_sets, nr_fmodret_sets;
 };
+
+/* The set8 lists kfuncs: flagged BTF_SET8_KFUNCS (upstream's rule, the
+ * transform's), or registered as a kfunc set by a 6.0-6.8 kernel (views). */
+static inline bool b2b_set8_lists_kfuncs(const struct b2b_set8 *set)
+{
+	return (set->flags & BTF2BTF_SET8_KFUNCS) || set->registered == B2B_REG_KFUNCS;
+}
 
 /* Parse .BTF_ids and the symbol table; a missing section is not an error. */
 int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b2b_log *log);

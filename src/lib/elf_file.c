@@ -16,7 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "elf_file.h"
+#include "modsig.h"
 #include "output.h"
 
 static int init_libelf(const struct b2b_log *log)
@@ -79,6 +81,33 @@ static int new_elf(struct b2b_elf **out, const struct b2b_log *log)
 	return 0;
 }
 
+/* A compressed file (or image) replaced by its decompressed bytes, in mem. */
+static int decompress_whole(struct b2b_elf *e, const struct b2b_log *log)
+{
+	enum b2b_compression c;
+	const void *data;
+	size_t size;
+	void *plain;
+	int err = b2b_file_bytes(e, &data, &size, log);
+
+	if (err)
+		return err;
+	c = b2b_compression_of(data, size);
+	if (c == B2B_COMPRESS_NONE)
+		return 0;
+	err = b2b_decompress(c, data, size, &plain, &size, log);
+	if (err)
+		return err;
+	if (e->map)
+		munmap(e->map, e->size);
+	e->map = NULL;
+	free(e->mem);
+	e->mem = plain;
+	e->size = size;
+	e->compression = c;
+	return 0;
+}
+
 int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
 {
 	struct b2b_elf *e;
@@ -107,6 +136,11 @@ int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **
 		if (e->map == MAP_FAILED)
 			e->map = NULL;
 	}
+	err = decompress_whole(e, log);
+	if (err) {
+		b2b_elf_close(e);
+		return err;
+	}
 	*out = e;
 	return 0;
 }
@@ -126,6 +160,11 @@ int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct
 		return b2b_errno(log, -ENOMEM, "out of memory");
 	}
 	memcpy(e->mem, buf, size);
+	err = decompress_whole(e, log);
+	if (err) {
+		b2b_elf_close(e);
+		return err;
+	}
 	*out = e;
 	return 0;
 }
@@ -170,7 +209,10 @@ int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log)
 	e->elf = elf_memory((char *)data, size);
 	if (!e->elf)
 		return b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
-	return check_header(e, log);
+	err = check_header(e, log);
+	if (!err && b2b_modsig_find(data, size, &size))
+		e->signature_off = size;
+	return err;
 }
 
 void b2b_elf_close(struct b2b_elf *e)
@@ -378,7 +420,7 @@ static int sink_copy(struct sink *s, struct b2b_elf *e, uint64_t off, uint64_t l
 {
 	char buf[1 << 16];
 
-	if (e->fd < 0)
+	if (e->fd < 0 || e->compression)
 		return sink_write(s, (char *)e->mem + off, len);
 	if (s->fd >= 0) {
 		loff_t in_off = off;
@@ -611,7 +653,7 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 			 const struct b2b_log *log)
 {
 	struct b2b_elf_edit edits[B2B_ELF_MAX_EDITS + 1];
-	uint64_t end = 0, pos, shoff, offs[B2B_ELF_MAX_EDITS + 1];
+	uint64_t end = 0, pos, shoff, file_end, offs[B2B_ELF_MAX_EDITS + 1];
 	uint32_t names[B2B_ELF_MAX_EDITS + 1] = { 0 };
 	Elf64_Ehdr ehdr_bytes;	/* big enough for either class */
 	struct sink s = { .fd = out_fd };
@@ -689,8 +731,10 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 		if (scn && gelf_getshdr(scn, &sh) && sh.sh_offset < end)
 			all_last = false;
 	}
-	/* the edited sections were last: rewrite them where they were */
-	pos = all_last ? end : (end > e->size ? end : e->size);
+	/* the edited sections were last: rewrite them where they were; an
+	 * appended signature is not copied (it would sign other bytes) */
+	file_end = e->signature_off ? e->signature_off : e->size;
+	pos = all_last ? end : (end > file_end ? end : file_end);
 	for (size_t k = 0; k < nr; k++) {
 		Elf_Scn *scn = edits[k].index ? elf_getscn(e->elf, edits[k].index) : NULL;
 		GElf_Shdr sh = { .sh_addralign = 4 };
@@ -706,9 +750,9 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 
 	/* Everything before the new contents, as it was (ELF header patched below). */
 	pos = nr ? offs[0] : shoff;
-	err = sink_copy(&s, e, 0, pos < e->size ? pos : e->size);
-	if (!err && pos > e->size)
-		err = sink_zeros(&s, pos - e->size);
+	err = sink_copy(&s, e, 0, pos < file_end ? pos : file_end);
+	if (!err && pos > file_end)
+		err = sink_zeros(&s, pos - file_end);
 	for (size_t k = 0; k < nr && !err; k++) {
 		if (offs[k] > pos)
 			err = sink_zeros(&s, offs[k] - pos);

@@ -19,6 +19,11 @@ struct b2b_elf {
 	size_t shnum;
 	size_t shstrndx;
 	bool big_endian;
+	/* a compressed module (.ko.xz, .ko.zst, .ko.gz): mem holds it
+	 * decompressed, size is that size; enum b2b_compression */
+	uint8_t compression;
+	/* the ELF ends here, an appended module signature follows; 0: unsigned */
+	uint64_t signature_off;
 };
 
 struct b2b_section {
@@ -41,7 +46,9 @@ struct b2b_symtab {
 /*
  * A file is opened (and mapped) once: b2b_file_open(), or b2b_mem_open() for
  * a copy of an in-memory image; b2b_file_bytes() gives its bytes to sniff or
- * parse as raw BTF; b2b_elf_begin() reads them as ELF.
+ * parse as raw BTF; b2b_elf_begin() reads them as ELF. A compressed file
+ * (xz, zstd, gzip: compress.c) is decompressed into memory at open: its
+ * bytes are the decompressed ones.
  */
 int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out);
 int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct b2b_elf **out);

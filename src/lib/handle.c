@@ -194,6 +194,23 @@ const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
 	return &b->kfunc_view[idx];
 }
 
+const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
+{
+	struct btf2btf_object_info *info = (struct btf2btf_object_info *)&b->info;
+
+	*info = (struct btf2btf_object_info){
+		.elf = b->elf != NULL,
+		.has_btf_ids = b->ids.has_section,
+		.has_symtab = b->ids.has_symtab,
+		.set8s = b->ids.nr_sets,
+		.kernel_version = b->ids.kernel_version,
+		.kernel_release = b->ids.kernel_release,
+		.kfunc_id_sets = b->ids.nr_kfunc_id_sets,
+		.fmodret_sets = b->ids.nr_fmodret_sets,
+	};
+	return info;
+}
+
 size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
 {
 	return b->ids.nr_entries;

@@ -39,6 +39,7 @@ struct btf2btf {
 	bool distilled;			/* base is the distilled base the transform made */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
+	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
 	struct b2b_btf_ids ids;
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
 	 * has what is asked later); base_names: of the base, kept */

@@ -314,9 +314,12 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		__u32 id = entry_func(&b, ent, names, entry_want ? entry_want[i] : 0);
 
 		out->entry_func[i] = id;
-		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc */
+		/* as upstream: only a BTF_SET8_KFUNCS set8 makes a kfunc (for
+		 * the transform); 6.0-6.8 kfunc sets are found for the views */
 		if (id && (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS))
 			b.found_by[id - b.start] |= BTF2BTF_FOUND_SET8;
+		else if (id && b2b_set8_lists_kfuncs(&ids->sets[ent->set]))
+			b.found_by[id - b.start] |= BTF2BTF_FOUND_KFUNC_ID_SET;
 	}
 	err = number_items(&b, out);
 	if (err)
@@ -333,7 +336,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
 		if (ent->name)
 			k->name = ent->name;	/* lives with the handle */
-		if (ids->sets[ent->set].flags & BTF2BTF_SET8_KFUNCS)
+		if (b2b_set8_lists_kfuncs(&ids->sets[ent->set]))
 			k->flags |= ent->flags;
 	}
 	for (size_t i = 0; i < out->nr; i++) {

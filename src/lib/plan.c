@@ -374,6 +374,10 @@ static void plan_entries(struct planner *p)
 			entry_no_func(p, ent, set->name);
 			continue;
 		}
+		/* a 6.0-6.8 kernel's set8 registered as kfunc set or fmod_ret
+		 * list: its flags mean what they say there, per set */
+		if (set->registered)
+			continue;
 		if (!(set->flags & BTF2BTF_SET8_KFUNCS)) {
 			if (ent->flags) {
 				const char *fn = btf__name_by_offset(p->in->btf,
@@ -640,7 +644,13 @@ static void plan_kfunc(struct planner *p, struct b2b_kfunc *kf)
 {
 	unsigned int feat = p->plan->features;
 
+	if (kf->found_by & BTF2BTF_FOUND_KFUNC_ID_SET && !(kf->found_by & BTF2BTF_FOUND_SET8))
+		return;		/* a 6.0-6.8 kfunc: the transform keeps upstream's rule */
 	if (!(kf->found_by & BTF2BTF_FOUND_SET8)) {
+		/* no .BTF_ids at all (raw BTF, a stripped object): there is no
+		 * set8 to be in, and nothing true to say */
+		if (!p->in->ids || !p->in->ids->nr_entries)
+			return;
 		if (!*kf->sets)
 			problem(p, R_TAG_NOT_IN_SET, kf->name, kf->btf_id,
 				"%s has a bpf_kfunc decl tag but is in no set8: no program can call it",

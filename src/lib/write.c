@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "handle.h"
 #include "output.h"
 
@@ -212,6 +213,37 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 	return err;
 }
 
+/*
+ * A signed module is not rewritten in place: the signature covers the old
+ * bytes, and a kernel enforcing signatures (CONFIG_MODULE_SIG_FORCE, lockdown)
+ * would refuse the module; an unsigned copy can be written and signed again.
+ */
+static int check_unsigned(struct btf2btf *b)
+{
+	if (!b->elf->signature_off)
+		return 0;
+	return b2b_errno(&b->log, -EPERM,
+			 "carries an appended module signature (~Module signature appended~), which a new .BTF would invalidate: not rewritten; "
+			 "write an unsigned copy (-O elf -o NEW.ko) and sign it with the kernel tree's scripts/sign-file HASH KEY CERT NEW.ko");
+}
+
+/* A compressed module: the new ELF image compressed as Kbuild compresses it. */
+static int write_compressed(struct btf2btf *b, const void *raw, size_t size, struct b2b_out *out)
+{
+	void *image = NULL, *packed = NULL;
+	size_t image_size = 0, packed_size = 0;
+	int err = write_btf_sections(b, raw, size, -1, &image, &image_size);
+
+	if (!err)
+		err = b2b_compress(b->elf->compression, image, image_size, &packed, &packed_size,
+				   &b->log);
+	free(image);
+	if (!err)
+		err = b2b_out_write(out, packed, packed_size, &b->log);
+	free(packed);
+	return err;
+}
+
 int btf2btf__write_elf(struct btf2btf *b)
 {
 	struct b2b_out out;
@@ -228,6 +260,9 @@ int btf2btf__write_elf(struct btf2btf *b)
 		return write_raw_in_place(b, b->path);
 	if (b->elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
+	err = check_unsigned(b);
+	if (err)
+		return err;
 
 	/* one writer at a time; the second notices the first one's rename */
 	if (flock(b->elf->fd, LOCK_EX))
@@ -241,7 +276,10 @@ int btf2btf__write_elf(struct btf2btf *b)
 		err = b2b_out_begin(&out, b->path, b->elf->st.st_mode, &b->log);
 	if (err)
 		goto unlock;
-	err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
+	if (b->elf->compression)
+		err = write_compressed(b, raw, size, &out);
+	else
+		err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
 	if (!err)
 		err = check_same_file(b);
 	if (!err)
@@ -278,7 +316,13 @@ int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
 		b2b_out_abort(&out);
 		return err;
 	}
-	return b2b_out_commit(&out, &log);
+	err = b2b_out_commit(&out, &log);
+	/* the copy is the ELF alone (not compressed), and unsigned */
+	if (!err && b->elf->signature_off)
+		b2b_warn(&log, "is not signed (the module signature of %s covered its old bytes): "
+			 "sign it with the kernel tree's scripts/sign-file HASH KEY CERT %s",
+			 b->path, path);
+	return err;
 }
 
 int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)

@@ -855,31 +855,33 @@ out:
 	bpf_object__close(obj);
 }
 
-/* prog_tests/wq.c serial_test_wq(): the callback really runs */
-static void drive_wq_callback(void)
+/*
+ * A bpf_wq callback really runs: program PROG of object ONAME arms it, the
+ * callback sets global VAR to WANT (prog_tests/wq.c serial_test_wq()).
+ */
+static void drive_wq(const char *name, const char *oname, const char *prog, const char *var,
+		     int want)
 {
-	static const char *name = "wq/test_syscall_array_sleepable callback";
-	struct bpf_object *obj = open_load("wq", (char *)name);
-	int retval = -1, ok = 0, err, tries;
+	struct bpf_object *obj = open_load(oname, (char *)name);
+	int retval = -1, got = 0, err, tries;
 
 	if (!obj)
 		return;
-	err = run_prog(obj, "test_syscall_array_sleepable", &retval);
+	err = run_prog(obj, prog, &retval);
 	if (err || retval) {
 		result(false, name, "test run: err %d retval %d", err, retval);
 		goto out;
 	}
 	for (tries = 0; tries < 500; tries++) {
-		if (read_global(obj, ".bss", "ok_sleepable", &ok, sizeof(ok)) == 0 &&
-		    ok == (1 << 1))
+		if (read_global(obj, ".bss", var, &got, sizeof(got)) == 0 && got == want)
 			break;
 		usleep(10000);
 	}
-	if (ok != (1 << 1)) {
-		result(false, name, "ok_sleepable = %d after 5 s, expected 2", ok);
+	if (got != want) {
+		result(false, name, "%s = %d after 5 s, expected %d", var, got, want);
 		goto out;
 	}
-	result(true, name, "bpf_wq_set_callback's callback ran: ok_sleepable = 2");
+	result(true, name, "bpf_wq_set_callback's callback ran: %s = %d", var, got);
 out:
 	bpf_object__close(obj);
 }
@@ -1363,6 +1365,84 @@ static void run_sched_ext_without_adapter(void)
 #endif
 
 /* the shared checks' results (guest.h), reported as every other test */
+#ifdef GUEST_KERNEL_7_2
+/* the first line of a sysfs file, "" when it cannot be read */
+static void read_sysfs(const char *path, char *buf, size_t sz)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, sz, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/* wait up to 5 s for /sys/kernel/sched_ext/state to read want */
+static bool scx_state_is(const char *want, char *state, size_t sz)
+{
+	for (int tries = 0; tries < 500; tries++) {
+		read_sysfs("/sys/kernel/sched_ext/state", state, sz);
+		if (!strcmp(state, want))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/*
+ * kernel/guest/7.2/kdecl/scx_kfunc_decl.c, whose kfunc declarations come
+ * from btf2btf --kfuncs --format=c: it loads, attaches as the system's
+ * scheduler, tasks run through it (its enqueue and dispatch callbacks call
+ * the kfuncs), and it detaches.
+ */
+static void run_kfunc_decl_scx(void)
+{
+	static const char *name = "kfunc_decl/sched_ext";
+	struct bpf_object *obj = open_load("scx_kfunc_decl", (char *)name);
+	struct bpf_link *link = NULL;
+	char state[64], ops[64];
+	__u64 enq = 0, disp = 0;
+	__s32 created = 1;
+	struct bpf_map *map;
+
+	if (!obj)
+		return;
+	result(true, "kfunc_decl/sched_ext_load", "scx_kfunc_decl.bpf.o loaded (verifier accepted "
+	       "scx_bpf_create_dsq, scx_bpf_dsq_insert, scx_bpf_dsq_move_to_local)");
+	map = bpf_object__find_map_by_name(obj, "kdecl_ops");
+	link = map ? bpf_map__attach_struct_ops(map) : NULL;
+	if (!link) {
+		result(false, name, "attach kdecl_ops: %s", strerror(errno));
+		goto out;
+	}
+	if (!scx_state_is("enabled", state, sizeof(state))) {
+		result(false, name, "sched_ext state '%s' after attaching, expected enabled", state);
+		goto out;
+	}
+	read_sysfs("/sys/kernel/sched_ext/root/ops", ops, sizeof(ops));
+	usleep(500000);		/* the guest's tasks go through it */
+	read_global(obj, ".bss", "nr_enqueued", &enq, sizeof(enq));
+	read_global(obj, ".bss", "nr_dispatched", &disp, sizeof(disp));
+	read_global(obj, ".data", "create_dsq_ret", &created, sizeof(created));
+	bpf_link__destroy(link);
+	link = NULL;
+	if (!scx_state_is("disabled", state, sizeof(state))) {
+		result(false, name, "sched_ext state '%s' after detaching, expected disabled", state);
+		goto out;
+	}
+	result(!strcmp(ops, "kfunc_decl") && created == 0 && enq > 0 && disp > 0, name,
+	       "ops '%s' enabled and detached; scx_bpf_create_dsq() = %d, %llu tasks enqueued "
+	       "with scx_bpf_dsq_insert, %llu dispatched with scx_bpf_dsq_move_to_local",
+	       ops, created, (unsigned long long)enq, (unsigned long long)disp);
+out:
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
+}
+#endif
+
 static void report(bool ok, const char *name, const char *why)
 {
 	result(ok, name, "%s", why);
@@ -1390,7 +1470,7 @@ int main(void)
 		"kfunc_implicit_args", "wq", "wq_failures", "stream", "stream_fail",
 		"task_work_fail", "rbtree_fail", "refcounted_kptr", "verifier_arena",
 #ifndef GUEST_KERNEL_7_2
-		"arena_kfunc",
+		"arena_kfunc", "kfunc_decl",
 #endif
 		"impl_refused", NULL,
 	};
@@ -1413,7 +1493,13 @@ int main(void)
 	for (i = 0; annotated[i]; i++)
 		run_tests(annotated[i]);
 	drive_tracing();
-	drive_wq_callback();
+	drive_wq("wq/test_syscall_array_sleepable callback", "wq",
+		 "test_syscall_array_sleepable", "ok_sleepable", 1 << 1);
+#ifndef GUEST_KERNEL_7_2
+	/* declared by btf2btf --kfuncs --format=c (kernel/guest/7.3/kdecl) */
+	drive_wq("kfunc_decl/kdecl_wq_set_callback callback", "kfunc_decl",
+		 "kdecl_wq_set_callback", "wq_ran", 1);
+#endif
 	drive_task_work("oncpu_hash_map", "hmap");
 	drive_task_work("oncpu_array_map", "arrmap");
 	drive_task_work("oncpu_lru_map", "lrumap");
@@ -1422,6 +1508,7 @@ int main(void)
 #ifdef GUEST_KERNEL_7_2
 	run_sched_ext();
 	run_sched_ext_without_adapter();
+	run_kfunc_decl_scx();
 #endif
 	btf_accept_run("/btf-accept", report);
 	guest_check_dmesg(report);

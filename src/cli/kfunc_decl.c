@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --kfuncs --format=c: a C header for BPF programs with one extern
+ * declaration per kfunc they may call, as bpftool >= 7.5 writes them at the
+ * end of vmlinux.h from "bpf_kfunc" decl tags, but found from set8s too (so
+ * for kernels built with any pahole) and with the prototype BPF sees:
+ *
+ *   - the object is transformed in memory first (implicit_args,
+ *     fastcall_tags, arena_attrs): a KF_IMPLICIT_ARGS kfunc is declared
+ *     with its reduced prototype, never its <name>_impl, while a legacy
+ *     <name>_impl that is a kfunc itself (stock 6.12's
+ *     bpf_wq_set_callback_impl) is declared as it is;
+ *   - __bpf_fastcall for KF_FASTCALL or a "bpf_fastcall" tag, and the
+ *     address_space(1) of arena pointers (KF_ARENA_*, __arena parameters,
+ *     or the kernel's own type attributes) printed as bpftool prints them,
+ *     so that each declaration is the same as vmlinux.h's of the same BTF
+ *     and both may be in one program;
+ *   - the types the prototypes use: structs, unions and enums
+ *     forward-declared, typedefs defined (by libbpf's btf_dump) unless
+ *     vmlinux.h was included before (its __VMLINUX_H__ guard), or with
+ *     --vmlinux-h FILE an #include of FILE, checked to define them.
+ *
+ * The header is made in memory and printed whole, or nothing is printed.
+ */
+#include <bpf/btf.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cproto.h"
+#include "inspect.h"
+
+#define MAX_DEPTH 32
+
+/* What a declaration needs of a type (need[] per type id). */
+enum {
+	NEED_FWD = 1,		/* struct/union/enum X; */
+	NEED_TYPEDEF = 2,	/* typedef ... X; (printed by cproto) */
+	NEED_DUMP = 4,		/* a typedef of an anonymous type: btf_dump defines it */
+};
+
+struct decl {
+	const char *name;	/* into the BTF's strings */
+	uint32_t func_id;
+	bool fastcall;
+	char *proto;		/* "int bpf_foo(int a)", malloc'd */
+};
+
+struct header {
+	const struct btf *btf;
+	uint8_t *need;		/* NEED_* per type id */
+	uint32_t nr_types;
+	uint32_t *typedefs;	/* the typedefs needed, each after those it uses */
+	size_t nr_typedefs;
+	struct decl *decls;
+	size_t nr_decls;
+	const char *bad;	/* why a type cannot be declared, or NULL */
+	uint32_t bad_id;
+};
+
+static const char *type_name(const struct btf *btf, const struct btf_type *t)
+{
+	const char *n = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	return n && *n ? n : NULL;
+}
+
+/* Is id, through qualifiers, an anonymous struct, union or enum? */
+static bool anon_target(const struct btf *btf, uint32_t id)
+{
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
+
+		if (!t)
+			return false;
+		if (btf_is_mod(t)) {
+			id = t->type;
+			continue;
+		}
+		return (btf_is_composite(t) || btf_is_any_enum(t)) && !type_name(btf, t);
+	}
+	return false;
+}
+
+/* Mark what the declaration of type id needs; h->bad on what C cannot say. */
+static void need_type(struct header *h, uint32_t id, int depth)
+{
+	const struct btf_type *t = id ? btf__type_by_id(h->btf, id) : NULL;
+
+	if (!t || depth > MAX_DEPTH) {
+		if (id && !h->bad) {
+			h->bad = "a type id out of range or a chain too deep";
+			h->bad_id = id;
+		}
+		return;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD:
+		if (type_name(h->btf, t))
+			h->need[id] |= NEED_FWD;
+		else if (!h->bad) {
+			h->bad = "an anonymous struct, union or enum outside a typedef";
+			h->bad_id = id;
+		}
+		return;
+	case BTF_KIND_TYPEDEF:
+		if (h->need[id] & (NEED_TYPEDEF | NEED_DUMP))
+			return;
+		/* "typedef struct {...} x_t;" has no shorter form */
+		h->need[id] |= anon_target(h->btf, t->type) ? NEED_DUMP : NEED_TYPEDEF;
+		if (h->need[id] & NEED_TYPEDEF)
+			need_type(h, t->type, depth + 1);
+		h->typedefs[h->nr_typedefs++] = id;	/* after the typedefs it uses */
+		return;
+	case BTF_KIND_PTR:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		need_type(h, t->type, depth + 1);
+		return;
+	case BTF_KIND_ARRAY:
+		need_type(h, btf_array(t)->type, depth + 1);
+		return;
+	case BTF_KIND_FUNC_PROTO:
+		need_type(h, t->type, depth + 1);
+		for (int i = 0; i < btf_vlen(t); i++)
+			need_type(h, btf_params(t)[i].type, depth + 1);
+		return;
+	default:	/* INT, FLOAT: C's own names */
+		return;
+	}
+}
+
+/* FUNCs with a "bpf_fastcall" decl tag on themselves (component -1). */
+static int fastcall_tagged(const struct btf *btf, uint8_t *tagged)
+{
+	uint32_t n = btf__type_cnt(btf);
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+
+		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 || t->type >= n)
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (name && !strcmp(name, "bpf_fastcall"))
+			tagged[t->type] = 1;
+	}
+	return 0;
+}
+
+/*
+ * An _impl the transform adds (or an earlier run added) is the kernel's
+ * prototype, not a kfunc: BPF programs cannot call it. One that is in a
+ * set8 itself is a legacy kfunc and declared.
+ */
+static bool is_added_impl(const struct btf2btf *b, const struct btf2btf_kfunc *k)
+{
+	if (k->found_by & BTF2BTF_FOUND_SET8)
+		return false;
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++) {
+		const struct btf2btf_kfunc *o = btf2btf__kfunc(b, i);
+
+		if (o && o->impl_id == k->btf_id && o->state != BTF2BTF_KFUNC_LEGACY)
+			return true;
+	}
+	return false;
+}
+
+static int cmp_decl(const void *a, const void *b)
+{
+	const struct decl *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->func_id > y->func_id) - (x->func_id < y->func_id);
+}
+
+static void header_free(struct header *h)
+{
+	for (size_t i = 0; i < h->nr_decls; i++)
+		free(h->decls[i].proto);
+	free(h->decls);
+	free(h->need);
+	free(h->typedefs);
+}
+
+/* The kfuncs of b (transformed) and what their prototypes need. */
+static int collect(struct header *h, const struct btf2btf *b, const char *path)
+{
+	size_t nr = btf2btf__kfunc_cnt(b);
+	uint8_t *fastcall;
+
+	h->btf = btf2btf__btf(b);
+	h->nr_types = btf__type_cnt(h->btf);
+	h->need = calloc(h->nr_types, 1);
+	h->typedefs = calloc(h->nr_types, sizeof(*h->typedefs));
+	fastcall = calloc(h->nr_types, 1);
+	h->decls = calloc(nr ? nr : 1, sizeof(*h->decls));
+	if (!h->need || !h->typedefs || !fastcall || !h->decls) {
+		free(fastcall);
+		return -ENOMEM;
+	}
+	fastcall_tagged(h->btf, fastcall);
+	for (size_t i = 0; i < nr; i++) {
+		const struct btf2btf_kfunc *k = btf2btf__kfunc(b, i);
+		const struct btf_type *f;
+		struct decl *d;
+
+		if (!k) {
+			free(fastcall);
+			return -errno;
+		}
+		f = btf__type_by_id(h->btf, k->btf_id);
+		if (!f || !btf_is_func(f) || is_added_impl(b, k))
+			continue;
+		h->bad = NULL;
+		need_type(h, f->type, 0);
+		if (h->bad) {
+			/* the rest of the header is still right: say which is missing */
+			fprintf(stderr, "btf2btf: warning: %s: kfunc %s not declared: its prototype "
+				"uses %s ([%u])\n", path, k->name, h->bad, h->bad_id);
+			continue;
+		}
+		d = &h->decls[h->nr_decls];
+		d->name = k->name;
+		d->func_id = k->btf_id;
+		d->fastcall = fastcall[k->btf_id] || (k->flags & BTF2BTF_KF_FASTCALL);
+		d->proto = cproto_func(h->btf, f->type, k->name, -1);
+		if (!d->proto) {
+			free(fastcall);
+			return -ENOMEM;
+		}
+		h->nr_decls++;
+	}
+	free(fastcall);
+	qsort(h->decls, h->nr_decls, sizeof(*h->decls), cmp_decl);
+	return 0;
+}
+
+/* ---- --vmlinux-h FILE ---- */
+
+/* Does text declare "kw name" (struct, union, enum) or, with kw NULL, the
+ * typedef name? A word match: bpftool writes one declaration a line. */
+static bool declares(const char *text, const char *kw, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		const char *end = p + len, *line = p;
+
+		if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    isalnum((unsigned char)*end) || *end == '_')
+			continue;
+		while (line > text && line[-1] != '\n')
+			line--;
+		if (kw) {
+			size_t kl = strlen(kw);
+
+			/* "struct name {" or "struct name;" */
+			if ((size_t)(p - text) > kl && !strncmp(p - kl - 1, kw, kl) && p[-1] == ' ' &&
+			    (!strncmp(end, " {", 2) || *end == ';'))
+				return true;
+		} else if (!strncmp(line, "typedef ", 8)) {
+			/* "typedef ... name;" or "typedef ... (*name)(...);" */
+			if (*end == ';' || *end == ')' || *end == '[')
+				return true;
+		}
+	}
+	return false;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		char *grown = realloc(buf, len + 65536 + 1);
+
+		if (!grown) {
+			free(buf);
+			fclose(f);
+			errno = ENOMEM;
+			return NULL;
+		}
+		buf = grown;
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+		if (n < 65536)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+/* Every typedef and enum the declarations need is in vmlinux_h's text:
+ * 0, or 1 after naming the first missing one. (Structs and unions need
+ * only their forward declarations, which the header has anyway.) */
+static int check_vmlinux_h(const struct header *h, const char *vmlinux_h)
+{
+	char *text = read_text(vmlinux_h);
+	int rc = 0;
+
+	if (!text) {
+		cli_error("%s: %s", vmlinux_h, strerror(errno));
+		return 1;
+	}
+	for (uint32_t id = 1; id < h->nr_types && !rc; id++) {
+		const struct btf_type *t = btf__type_by_id(h->btf, id);
+		const char *n = type_name(h->btf, t);
+		bool is_enum = btf_is_enum(t) || btf_is_enum64(t);
+
+		if (!((h->need[id] & (NEED_TYPEDEF | NEED_DUMP)) || ((h->need[id] & NEED_FWD) && is_enum)))
+			continue;
+		if (!declares(text, is_enum ? "enum" : NULL, n)) {
+			cli_error("%s defines no %s%s, which the kfunc declarations use: is it the "
+				  "vmlinux.h of another kernel?", vmlinux_h, is_enum ? "enum " : "", n);
+			rc = 1;
+		}
+	}
+	free(text);
+	return rc;
+}
+
+/* ---- printing ---- */
+
+static void dump_printf(void *ctx, const char *fmt, va_list ap)
+{
+	vfprintf(ctx, fmt, ap);
+}
+
+/* "__BTF2BTF_KFUNCS_VMLINUX_H__" from the input's file name: two headers
+ * (vmlinux, a module) can be included together. */
+static void print_guard(FILE *f, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	fputs("__BTF2BTF_KFUNCS_", f);
+	for (const char *p = base ? base + 1 : path; *p; p++)
+		fputc(isalnum((unsigned char)*p) ? toupper((unsigned char)*p) : '_', f);
+	fputs("_H__", f);
+}
+
+static const char preamble[] =
+	"#ifndef __ksym\n"
+	"#define __ksym __attribute__((section(\".ksyms\")))\n"
+	"#endif\n"
+	"#ifndef __weak\n"
+	"#define __weak __attribute__((weak))\n"
+	"#endif\n"
+	"#ifndef __bpf_fastcall\n"
+	"#if __has_attribute(bpf_fastcall)\n"
+	"#define __bpf_fastcall __attribute__((bpf_fastcall))\n"
+	"#else\n"
+	"#define __bpf_fastcall\n"
+	"#endif\n"
+	"#endif\n";
+
+static int print_types(FILE *f, const struct header *h, const char *vmlinux_h)
+{
+	struct btf_dump *d;
+	const char *base;
+	bool any = false;
+	int err = 0;
+
+	if (vmlinux_h) {
+		base = strrchr(vmlinux_h, '/');
+		fprintf(f, "\n#include \"%s\"\n", base ? base + 1 : vmlinux_h);
+	}
+	/* forward declarations: harmless before or after vmlinux.h's definitions */
+	for (uint32_t id = 1; id < h->nr_types; id++) {
+		const struct btf_type *t = btf__type_by_id(h->btf, id);
+		const char *kw;
+
+		if (!(h->need[id] & NEED_FWD))
+			continue;
+		kw = btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t)) ? "union" :
+		     btf_is_enum(t) || btf_is_enum64(t) ? "enum" : "struct";
+		fprintf(f, "%s%s %s;\n", any ? "" : "\n", kw, type_name(h->btf, t));
+		any = true;
+	}
+	if (vmlinux_h || !h->nr_typedefs)
+		return 0;
+	d = btf_dump__new(h->btf, dump_printf, f, NULL);
+	if (!d)
+		return -errno;
+	fputs("\n/* the typedefs they use, unless vmlinux.h has them already */\n"
+	      "#ifndef __VMLINUX_H__\n", f);
+	for (size_t i = 0; i < h->nr_typedefs && !err; i++) {
+		uint32_t id = h->typedefs[i];
+		const struct btf_type *t = btf__type_by_id(h->btf, id);
+		char *def;
+
+		if (h->need[id] & NEED_DUMP) {
+			err = btf_dump__dump_type(d, id);
+			continue;
+		}
+		/* a typedef of a struct needs only its forward declaration:
+		 * redefined the same by vmlinux.h, included before or after */
+		def = cproto_func(h->btf, t->type, type_name(h->btf, t), -1);
+		if (!def) {
+			err = -ENOMEM;
+			break;
+		}
+		fprintf(f, "typedef %s;\n", def);
+		free(def);
+	}
+	fputs("#endif /* __VMLINUX_H__ */\n", f);
+	btf_dump__free(d);
+	return err;
+}
+
+static int print_header(FILE *f, const struct header *h, const char *path, const char *vmlinux_h)
+{
+	int err;
+
+	fprintf(f, "/* Kfunc declarations for BPF programs, from %s: %zu kfuncs.\n"
+		" * Generated by btf2btf %s --kfuncs --format=c; do not edit.\n"
+		" * The prototypes BPF programs see (KF_IMPLICIT_ARGS kfuncs without their\n"
+		" * implicit arguments); each is the same as the one bpftool >= 7.5 writes\n"
+		" * into vmlinux.h from the same BTF, so both headers may be included. */\n",
+		path, h->nr_decls, btf2btf__version());
+	fputs("#ifndef ", f);
+	print_guard(f, path);
+	fputs("\n#define ", f);
+	print_guard(f, path);
+	fputs("\n\n", f);
+	fputs(preamble, f);
+	err = print_types(f, h, vmlinux_h);
+	if (err)
+		return err;
+	fputc('\n', f);
+	for (size_t i = 0; i < h->nr_decls; i++) {
+		const char *flavour = strstr(h->decls[i].name, "___");
+
+		/* libbpf resolves "a___b" as kfunc "a" (CO-RE flavours) */
+		if (flavour)
+			fprintf(f, "/* libbpf looks %s up as %.*s: to call it, declare it as "
+				"%s___1 (sched_ext's compat.bpf.h does so) */\n", h->decls[i].name,
+				(int)(flavour - h->decls[i].name), h->decls[i].name, h->decls[i].name);
+		fprintf(f, "extern %s%s __weak __ksym;\n", h->decls[i].fastcall ? "__bpf_fastcall " : "",
+			h->decls[i].proto);
+	}
+	fputs("\n#endif /* ", f);
+	print_guard(f, path);
+	fputs(" */\n", f);
+	return 0;
+}
+
+int cli_kfunc_decls(const char *path)
+{
+	struct cli_opts *o = cli_opts();
+	struct header h = { 0 };
+	struct btf2btf *b;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	/* what the kernel's BTF phase makes of the kfuncs (7.3's set, without
+	 * the bpf_kfunc tags, dedup and sort a declaration does not need) */
+	o->features = BTF2BTF_FEAT_IMPLICIT_ARGS | BTF2BTF_FEAT_FASTCALL_TAGS |
+		      BTF2BTF_FEAT_ARENA_ATTRS;
+	if (cli_open(path, CLI_OPEN_QUIET, &b))
+		return 1;
+	inspect_note_problems(b, path, true);
+	err = btf2btf__transform(b);
+	if (err) {
+		btf2btf__close(b);
+		return cli_fail(path, err);
+	}
+	err = btf2btf__btf(b) ? collect(&h, b, path) : -errno;
+	if (!err && o->vmlinux_h && check_vmlinux_h(&h, o->vmlinux_h)) {
+		header_free(&h);
+		btf2btf__close(b);
+		return 1;
+	}
+	if (!err) {
+		mem = open_memstream(&text, &len);
+		err = mem ? print_header(mem, &h, path, o->vmlinux_h) : -errno;
+		if (mem && fclose(mem) && !err)
+			err = -ENOMEM;
+	}
+	if (!err)
+		fwrite(text, 1, len, stdout);	/* finish_stdout() checks it */
+	free(text);
+	header_free(&h);
+	btf2btf__close(b);
+	if (err) {
+		cli_error("%s: %s", path, strerror(-err));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The kfuncs of one object by name, as --diff --kfuncs and --kfunc-history compare them. */
+#ifndef BTF2BTF_KFUNC_TABLE_H
+#define BTF2BTF_KFUNC_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kf {
+	const char *name;
+	uint32_t flags;
+	bool implicit;		/* KF_IMPLICIT_ARGS */
+	char *bpf_proto;	/* what BPF programs see */
+	char *flag_str;
+};
+
+struct kside {
+	const char *path;
+	struct btf2btf *b;
+	struct kf *k;		/* by name */
+	size_t nr;
+	bool set8s;		/* false: no .BTF_ids (raw BTF), the flags are unknown */
+};
+
+/*
+ * Open path (cli_open(), leniently) and list its kfuncs by name. as_is:
+ * the prototype BPF sees is the FUNC's own, as in a kernel's final BTF;
+ * otherwise what the transform makes of it (an object before the build's
+ * transform). 0, or 1 after printing the error.
+ */
+int kside_load(struct kside *s, const char *path, bool as_is);
+void kside_free(struct kside *s);
+/* The kfunc named name, or NULL. */
+const struct kf *kside_find(const struct kside *s, const char *name);
+/* The kfunc named <name>_impl (the legacy form of name), or NULL. */
+const struct kf *kside_find_impl(const struct kside *s, const char *name);
+
+#endif /* BTF2BTF_KFUNC_TABLE_H */

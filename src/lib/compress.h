@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Compressed modules (.ko.xz, .ko.zst, .ko.gz), as modinfo reads them and
+ * Kbuild's scripts/Makefile.modinst writes them. */
+#ifndef BTF2BTF_COMPRESS_H
+#define BTF2BTF_COMPRESS_H
+
+#include <stddef.h>
+
+#include "internal.h"
+
+enum b2b_compression {
+	B2B_COMPRESS_NONE,
+	B2B_COMPRESS_XZ,
+	B2B_COMPRESS_ZSTD,
+	B2B_COMPRESS_GZIP,
+};
+
+/* The compression data starts with (its magic), B2B_COMPRESS_NONE if none. */
+enum b2b_compression b2b_compression_of(const void *data, size_t size);
+/* "xz", "zstd", "gzip". */
+const char *b2b_compression_name(enum b2b_compression c);
+
+/* All of data decompressed into a malloc'd *out: 0, or a negative errno
+ * logged (what names the input in messages). */
+int b2b_decompress(enum b2b_compression c, const void *data, size_t size,
+		   void **out, size_t *out_size, const struct b2b_log *log);
+
+/* data compressed as Kbuild compresses modules (xz --check=crc32
+ * --lzma2=dict=1MiB; zstd at its default level; gzip -n), into a malloc'd *out. */
+int b2b_compress(enum b2b_compression c, const void *data, size_t size,
+		 void **out, size_t *out_size, const struct b2b_log *log);
+
+#endif /* BTF2BTF_COMPRESS_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* A module's appended signature (scripts/sign-file). */
+#ifndef BTF2BTF_MODSIG_H
+#define BTF2BTF_MODSIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* include/uapi/linux/module_signature.h */
+#define B2B_MODSIG_MARKER	"~Module signature appended~\n"
+
+/* data (a module) ends with a signature: *elf_size is where the ELF ends
+ * (the signature and its struct module_signature + marker follow). False
+ * when there is none or the trailer does not add up. */
+bool b2b_modsig_find(const void *data, size_t size, size_t *elf_size);
+
+#endif /* BTF2BTF_MODSIG_H */

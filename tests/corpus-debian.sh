@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Debian's own kernels as a corpus (built by Debian, not here): the current
+# cloud kernel of bookworm (6.1), trixie (6.12), sid (7.2) and
+# trixie-backports (7.3), fetched by scripts/fetch-debian-kernel.sh into
+# CACHE (keyed on the package version, printed). On each: --kfuncs and
+# --check of vmlinux and of every module (-B vmlinux; .ko.xz read as it is),
+# `-n --features=all -B vmlinux` on every module, and --diff --kfuncs of
+# each vmlinux against the previous kernel's. Every run must exit 0 or
+# with a documented refusal (below), never crash, and write nothing (no file
+# of the unpacked packages is newer than the start). The counts are printed,
+# never compared with fixed numbers: Debian keeps only current versions.
+#
+#   tests/corpus-debian.sh BTF2BTF CACHE [SUITE...]     (JOBS=N: modules in parallel, default nproc)
+#
+# Documented refusals (README.md, "Distribution kernels"):
+#   resolved   the transform with dedup/sort of an installed module: its
+#              .BTF_ids holds ids resolve_btfids wrote, which they would renumber
+set -uo pipefail
+
+die() { printf 'corpus-debian: error: %s\n' "$*" >&2; exit 1; }
+[ $# -ge 2 ] || die "usage: $0 BTF2BTF CACHE [SUITE...]"
+B=$(realpath "$1") CACHE=$2
+shift 2
+SUITES=("$@")
+[ ${#SUITES[@]} -gt 0 ] || SUITES=(bookworm trixie sid trixie-backports)
+FLAVOUR=cloud-amd64
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+command -v jq > /dev/null || die "needs jq"
+command -v xargs > /dev/null || die "needs xargs"
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { printf 'corpus-debian: FAIL: %s\n' "$*"; fail=1; }
+
+# refusal reasons the transform may give an installed module
+refusal() {
+	case "$1" in
+	*"is resolved already (resolve_btfids ran)"*) echo resolved ;;
+	*) echo "" ;;
+	esac
+}
+
+# exit status rc of "what" is a crash (signal, sanitizer) or an unexpected status
+check_rc() {
+	local rc=$1 what=$2 errfile=$3
+
+	if [ "$rc" -ge 2 ] || grep -q 'AddressSanitizer\|runtime error:' "$errfile"; then
+		bad "$what: exit $rc: $(head -3 "$errfile")"
+		return 1
+	fi
+	return 0
+}
+
+# One module through --kfuncs and --check -j: "OK KFUNCS CLEAN ERRORS
+# WARNINGS legacy|- PATH", or "FAIL what PATH: why".
+one_module() {
+	local m=$1 k c e rc n
+	k=$("$B" -q --kfuncs -B "$VMLINUX" "$m" 2> "$TMPD/err.$$" < /dev/null); rc=$?
+	e=$(head -c 300 "$TMPD/err.$$" 2> /dev/null); rm -f "$TMPD/err.$$"
+	case $e in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
+	[ $rc -eq 0 ] || { echo "FAIL --kfuncs exit $rc: $m: $e" | tr '\n' ' '; echo; return; }
+	n=$(($(printf '%s\n' "$k" | wc -l) - 1))
+	c=$("$B" --check -j -B "$VMLINUX" "$m" 2>&1 < /dev/null); rc=$?
+	case $c in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
+	case $c in '{"file"'*) ;; *) echo "FAIL --check exit $rc: $m: ${c:0:300}" | tr '\n' ' '; echo; return ;; esac
+	local clean=false errors warnings legacy=-
+	[[ $c == *'"clean":true'* ]] && clean=true
+	errors=$(printf '%s' "$c" | sed -n 's/.*"errors":\([0-9]*\).*/\1/p')
+	warnings=$(printf '%s' "$c" | sed -n 's/.*"warnings":\([0-9]*\).*/\1/p')
+	[[ $c == *'"note":"Linux '* ]] && legacy=legacy
+	# --check exits 1 exactly when it found an error
+	[ $rc -eq $((errors > 0)) ] || { echo "FAIL --check exit $rc with $errors errors: $m"; return; }
+	echo "OK $n $clean $errors $warnings $legacy $m"
+}
+export -f one_module
+JOBS=${JOBS:-$(nproc)}
+
+prev=
+for suite in "${SUITES[@]}"; do
+	t0=$(date +%s)
+	env=$("$HERE/scripts/fetch-debian-kernel.sh" "$suite" "$FLAVOUR" "$CACHE" 2> "$tmp/fetch.err") ||
+		{ cat "$tmp/fetch.err"; bad "$suite: fetch failed"; continue; }
+	eval "$env"
+	stamp=$tmp/stamp.$suite
+	touch "$stamp"
+	sleep 1		# a write in this second would not be newer than the stamp
+	mapfile -t mods < <(find "$MODULES" -type f \( -name '*.ko' -o -name '*.ko.xz' -o \
+				-name '*.ko.zst' -o -name '*.ko.gz' \) | sort)
+	compressed=$(printf '%s\n' "${mods[@]}" | grep -c '\.ko\.' || true)
+	echo "corpus-debian: $suite $FLAVOUR $PACKAGE_VERSION ($PACKAGES): release $RELEASE," \
+	     "${#mods[@]} modules ($compressed compressed)"
+
+	# vmlinux (stripped: kfuncs by decl tag only, said in a note)
+	"$B" -q --kfuncs "$VMLINUX" > "$tmp/k" 2> "$tmp/e"; rc=$?
+	check_rc $rc "$suite vmlinux --kfuncs" "$tmp/e"
+	[ $rc -eq 0 ] || bad "$suite vmlinux --kfuncs: exit $rc: $(head -1 "$tmp/e")"
+	vk=$(($(wc -l < "$tmp/k") - 1))
+	"$B" --check -j "$VMLINUX" > "$tmp/c" 2> "$tmp/e"; rc=$?
+	check_rc $rc "$suite vmlinux --check" "$tmp/e"
+	[ $rc -eq 0 ] || bad "$suite vmlinux --check: exit $rc: $(head -1 "$tmp/e")"
+	vnote=$(jq -r '.note // "-"' "$tmp/c" | cut -c1-40)
+
+	# every module: the views, $JOBS at a time (one line of results each)
+	export B VMLINUX TMPD=$tmp
+	printf '%s\0' "${mods[@]}" | xargs -0 -r -n 1 -P "$JOBS" bash -c 'one_module "$1"' _ > "$tmp/views"
+	with_kfuncs=0 kfuncs=0 clean=0 warned=0 errored=0 legacy=0
+	while read -r tag a b c d e f m; do
+		case $tag in
+		FAIL) bad "$suite $a $b $c $d $e $f $m"; continue ;;
+		OK) ;;
+		*) bad "$suite: worker said: $tag $a $b $c $d $e $f $m"; continue ;;
+		esac
+		[ "$a" -gt 0 ] && with_kfuncs=$((with_kfuncs + 1)) kfuncs=$((kfuncs + a))
+		[ "$b" = true ] && clean=$((clean + 1))
+		[ "$c" -gt 0 ] && errored=$((errored + 1))
+		[ "$d" -gt 0 ] && warned=$((warned + 1))
+		[ "$e" = legacy ] && legacy=$((legacy + 1))
+	done < "$tmp/views"
+	[ "$(wc -l < "$tmp/views")" -eq ${#mods[@]} ] || bad "$suite: $(wc -l < "$tmp/views") results for ${#mods[@]} modules"
+
+	# every module: the whole transform in memory, one base read for all
+	"$B" -n --features=all -B "$VMLINUX" "${mods[@]}" > "$tmp/t" 2>&1; rc=$?
+	check_rc $rc "$suite -n --features=all" "$tmp/t"
+	ok=$(grep -c ' kfuncs (tag ' "$tmp/t" || true)
+	resolved=0 other=0
+	while IFS= read -r line; do
+		case $(refusal "$line") in
+		resolved) resolved=$((resolved + 1)) ;;
+		*) other=$((other + 1)); bad "$suite -n: $line" ;;
+		esac
+	done < <(grep '^btf2btf: error: ' "$tmp/t")
+	[ $((ok + resolved + other)) -eq ${#mods[@]} ] ||
+		bad "$suite -n: $ok transformed + $resolved refused + $other failed != ${#mods[@]} modules"
+
+	# consecutive kernels
+	diff_summary=-
+	if [ -n "$prev" ]; then
+		"$B" -q --diff --kfuncs "$prev" "$VMLINUX" > "$tmp/d" 2> "$tmp/e"; rc=$?
+		check_rc $rc "$suite --diff --kfuncs" "$tmp/e"
+		[ $rc -eq 0 ] || bad "$suite --diff --kfuncs: exit $rc: $(head -1 "$tmp/e")"
+		diff_summary=$(grep -E '^kfuncs (added|removed): [0-9]+$' "$tmp/d" | tr '\n' ' ')
+	fi
+
+	# nothing written
+	written=$(find "$ROOT" "$(dirname "$VMLINUX")" -newer "$stamp" -type f | head -3)
+	[ -z "$written" ] && [ ! "$(find "$(dirname "$VMLINUX")" -maxdepth 1 -name '*.tmp*' | head -1)" ] ||
+		bad "$suite: files written: $written"
+
+	echo "corpus-debian: $suite: vmlinux: $vk kfuncs by decl tag (note: $vnote...);" \
+	     "modules: $with_kfuncs with kfuncs ($kfuncs kfuncs; $legacy read by the 6.0-6.8 rule)," \
+	     "--check: $clean clean, $warned with warnings, $errored with errors;" \
+	     "-n --features=all: $ok done, $resolved refused (resolved already), $other failed;" \
+	     "--diff --kfuncs vs previous: ${diff_summary:--}; $(( $(date +%s) - t0 )) s"
+	prev=$VMLINUX
+done
+[ $fail -eq 0 ] && echo "corpus-debian: ${#SUITES[@]} kernels, no failure"
+exit $fail

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * BTF bytes as they are written since Linux 7.1 (btf_format.c): the 32-byte
+ * header with its layout section, in both byte orders, from any address;
+ * kinds and vlens the library cannot hold refused by number. The library is
+ * built against whatever <linux/btf.h> the machine has (24 or 32 bytes):
+ * nothing here may depend on which.
+ */
+#include <bpf/btf.h>
+#include <byteswap.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf_format.h"
+#include "builder.h"
+#include "helpers.h"
+
+static char msgs[4096];
+
+static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
+{
+	(void)level;
+	(void)ctx;
+	snprintf(msgs + strlen(msgs), sizeof(msgs) - strlen(msgs), "%s\n", msg);
+}
+
+static const struct b2b_log test_log = { .fn = log_cb, .path = "test" };
+
+/* The native 24-byte BTF of a fixture, as libbpf writes it (malloc'd). */
+static void *native_of(const char *fixture, size_t *size)
+{
+	struct btf *btf = th_parse(th_fixture(fixture), NULL);
+	__u32 sz = 0;
+	const void *raw = btf__raw_data(btf, &sz);
+	void *copy = malloc(sz);
+
+	assert_non_null(raw);
+	memcpy(copy, raw, sz);
+	btf__free(btf);
+	*size = sz;
+	return copy;
+}
+
+static __u32 word(const unsigned char *p, bool swapped)
+{
+	__u32 v;
+
+	memcpy(&v, p, 4);
+	return swapped ? bswap_32(v) : v;
+}
+
+/* fmt with a layout section that has only kind 0's entry: the writer adds
+ * the library's own entries for every kind the types use */
+static void layout_fmt(struct b2b_btf_format *fmt, bool swapped)
+{
+	memset(fmt, 0, sizeof(*fmt));
+	fmt->swapped = swapped;
+	fmt->hdr_len = B2B_BTF_HDR_LAYOUT_LEN;
+	fmt->nr_layout = 1;
+	fmt->layout = calloc(1, sizeof(*fmt->layout));
+}
+
+static void check_round_trip(bool swapped)
+{
+	struct b2b_btf_format fmt, back;
+	size_t size, out_size, again_size;
+	void *native = native_of("kfuncs.gcc.o", &size), *out, *again;
+	const unsigned char *o;
+	__u32 type_len, layout_off, layout_len, str_off;
+
+	layout_fmt(&fmt, swapped);
+	assert_int_equal(b2b_btf_write(native, size, &fmt, &out, &out_size), 0);
+	o = out;
+	type_len = word(o + 12, swapped);
+	str_off = word(o + 16, swapped);
+	layout_off = word(o + 24, swapped);
+	layout_len = word(o + 28, swapped);
+	assert_int_equal(word(o + 4, swapped), 32);
+	assert_int_equal(layout_off, type_len);
+	assert_int_equal(str_off, layout_off + layout_len);
+	/* an entry for every kind up to FUNC_PROTO at least (the kfuncs' own) */
+	assert_true(layout_len / 4 > BTF_KIND_FUNC_PROTO);
+	assert_int_equal(o[32 + layout_off + 4 * BTF_KIND_STRUCT + 1], 12);	/* elem_sz */
+	assert_int_equal(out_size, 32 + type_len + layout_len + word(o + 20, swapped));
+
+	/* read back: the same native bytes, and a format that writes the same */
+	assert_int_equal(b2b_btf_read(out, out_size, 1, "test", &test_log, &again, &again_size,
+				      &back), 0);
+	assert_true(back.swapped == swapped);
+	assert_int_equal(back.hdr_len, 32);
+	assert_int_equal(back.nr_layout, layout_len / 4);
+	assert_int_equal(again_size, size);
+	assert_memory_equal(again, native, size);
+	free(again);
+	assert_int_equal(b2b_btf_write(native, size, &back, &again, &again_size), 0);
+	assert_int_equal(again_size, out_size);
+	assert_memory_equal(again, out, out_size);
+	free(again);
+
+	/* from an odd address: the reader copies, never reads a type in place */
+	again = malloc(out_size + 1);
+	memcpy((char *)again + 1, out, out_size);
+	b2b_btf_format_free(&back);
+	{
+		void *n2;
+		size_t n2_size;
+
+		assert_int_equal(b2b_btf_read((char *)again + 1, out_size, 1, "test", &test_log,
+					      &n2, &n2_size, &back), 0);
+		assert_memory_equal(n2, native, size);
+		free(n2);
+	}
+	free(again);
+	b2b_btf_format_free(&back);
+	b2b_btf_format_free(&fmt);
+	free(out);
+	free(native);
+}
+
+static void test_layout_round_trip(void **state)
+{
+	(void)state;
+	check_round_trip(false);
+}
+
+static void test_layout_round_trip_big_endian(void **state)
+{
+	(void)state;
+	check_round_trip(true);
+}
+
+/* A 32-byte-header layout BTF through open, transform and raw_btf: the
+ * result keeps the header and a layout, and its types are those of the
+ * same BTF read with a 24-byte header. */
+static void test_transform_keeps_layout(void **state)
+{
+	const char *obj = th_fixture("kfuncs.gcc.o"), *raw_path = th_path("layout.btf");
+	struct b2b_btf_format fmt, back;
+	size_t size, out_size, n_size;
+	void *native = native_of("kfuncs.gcc.o", &size), *out, *n;
+	const void *r24, *r32;
+	size_t r24_size, r32_size;
+	struct btf2btf *plain, *layout;
+	BTF2BTF_OPTS(opts, .btf_path = raw_path, .log = th_log_cb);
+
+	(void)state;
+	layout_fmt(&fmt, false);
+	assert_int_equal(b2b_btf_write(native, size, &fmt, &out, &out_size), 0);
+	assert_int_equal(fx_write_file(raw_path, out, out_size), 0);
+	plain = th_open(obj, NULL);
+	layout = th_open(obj, &opts);
+	assert_int_equal(btf2btf__transform(plain), 0);
+	assert_int_equal(btf2btf__transform(layout), 0);
+	assert_true(btf2btf__changed(layout));
+	assert_int_equal(btf2btf__raw_btf(plain, &r24, &r24_size), 0);
+	assert_int_equal(btf2btf__raw_btf(layout, &r32, &r32_size), 0);
+	assert_int_equal(word(r32, false) & 0xffff, B2B_BTF_MAGIC);
+	assert_int_equal(word((const unsigned char *)r32 + 4, false), 32);
+	assert_int_equal(b2b_btf_read(r32, r32_size, 1, "test", &test_log, &n, &n_size, &back), 0);
+	assert_true(back.nr_layout > BTF_KIND_FUNC_PROTO);
+	assert_int_equal(n_size, r24_size);
+	assert_memory_equal(n, r24, r24_size);
+	free(n);
+	b2b_btf_format_free(&back);
+	btf2btf__close(plain);
+	btf2btf__close(layout);
+	b2b_btf_format_free(&fmt);
+	free(out);
+	free(native);
+}
+
+/* The info word of the first type of a native 24-byte BTF. */
+static __u32 *first_info(void *native)
+{
+	return (__u32 *)((char *)native + B2B_BTF_HDR_LEN + 4);
+}
+
+static void expect_read_refused(const void *data, size_t size, int err, const char *text)
+{
+	struct b2b_btf_format fmt;
+	size_t n_size;
+	void *n;
+
+	msgs[0] = 0;
+	assert_int_equal(b2b_btf_read(data, size, 1, "test", &test_log, &n, &n_size, &fmt), err);
+	assert_null(n);
+	if (!strstr(msgs, text))
+		fail_msg("expected \"%s\" in: %s", text, msgs);
+}
+
+static void test_unknown_kind_refused_by_number(void **state)
+{
+	struct b2b_btf_format fmt;
+	size_t size, out_size;
+	void *native = native_of("kfuncs.gcc.o", &size), *out;
+
+	(void)state;
+	*first_info(native) = (*first_info(native) & 0x80ffffff) | 25U << 24;
+	/* no layout: nothing says how long it is */
+	expect_read_refused(native, size, -EINVAL, "type [1] has unknown kind 25");
+	/* a layout describing kind 25: still refused, by number */
+	layout_fmt(&fmt, false);	/* entries up to kind 25, the library's own below 20 */
+	assert_int_equal(b2b_btf_write(native, size, &fmt, &out, &out_size), 0);
+	expect_read_refused(out, out_size, -EOPNOTSUPP, "type [1] is of kind 25, which btf2btf does not know");
+	free(out);
+	b2b_btf_format_free(&fmt);
+	free(native);
+}
+
+static void test_wide_vlen_refused(void **state)
+{
+	size_t size;
+	void *native = native_of("kfuncs.gcc.o", &size);
+
+	(void)state;
+	/* a 24-bit vlen (2026 UAPI) past what libbpf holds */
+	*first_info(native) |= 0x10000;
+	expect_read_refused(native, size, -EOPNOTSUPP, "more than the 65535 libbpf holds");
+	free(native);
+}
+
+static void test_header_tail(void **state)
+{
+	size_t size;
+	void *native = native_of("kfuncs.gcc.o", &size);
+	unsigned char *longer = calloc(1, size + 16);
+	struct b2b_btf_format fmt;
+	size_t n_size, out_size;
+	void *n, *out;
+	__u32 hdr_len = 40;
+
+	(void)state;
+	/* a 40-byte header whose layout words and tail are zero: read, and
+	 * written back with its length */
+	memcpy(longer, native, 24);
+	memcpy(longer + 4, &hdr_len, 4);
+	memcpy(longer + 40, (char *)native + 24, size - 24);
+	assert_int_equal(b2b_btf_read(longer, size + 16, 1, "test", &test_log, &n, &n_size, &fmt),
+			 0);
+	assert_int_equal(fmt.hdr_len, 40);
+	assert_int_equal(fmt.nr_layout, 0);
+	assert_memory_equal(n, native, size);
+	assert_int_equal(b2b_btf_write(n, n_size, &fmt, &out, &out_size), 0);
+	assert_int_equal(out_size, size + 16);
+	assert_memory_equal(out, longer, out_size);
+	free(out);
+	free(n);
+	b2b_btf_format_free(&fmt);
+	/* a field this library does not know: refused, as the kernel does */
+	longer[36] = 1;
+	expect_read_refused(longer, size + 16, -EINVAL, "byte 36 is not zero");
+	free(longer);
+	free(native);
+}
+
+static void test_layout_not_between(void **state)
+{
+	struct b2b_btf_format fmt;
+	size_t size, out_size;
+	void *native = native_of("kfuncs.gcc.o", &size), *out;
+	__u32 layout_off;
+
+	(void)state;
+	layout_fmt(&fmt, false);
+	assert_int_equal(b2b_btf_write(native, size, &fmt, &out, &out_size), 0);
+	memcpy(&layout_off, (char *)out + 24, 4);
+	layout_off += 4;
+	memcpy((char *)out + 24, &layout_off, 4);
+	expect_read_refused(out, out_size, -EINVAL, "BTF sections are not contiguous (types 0+");
+	free(out);
+	b2b_btf_format_free(&fmt);
+	free(native);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_round_trip),
+		cmocka_unit_test(test_layout_round_trip_big_endian),
+		cmocka_unit_test(test_transform_keeps_layout),
+		cmocka_unit_test(test_unknown_kind_refused_by_number),
+		cmocka_unit_test(test_wide_vlen_refused),
+		cmocka_unit_test(test_header_tail),
+		cmocka_unit_test(test_layout_not_between),
+	};
+	int ret = cmocka_run_group_tests(tests, NULL, NULL);
+
+	th_cleanup();
+	return ret;
+}
