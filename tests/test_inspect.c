@@ -818,8 +818,11 @@ static void test_cproto_matches_btf_dump(void **state)
 			mine = cproto_func(btf, t->type, name, -1);
 			assert_int_equal(btf_dump__emit_type_decl(d, t->type, &o), 0);
 			/* btf_dump prints anonymous types in full: skip those;
-			 * it prints no parameters as "()", we as "(void)" */
+			 * it prints no parameters as "()" (libbpf 1.1) or "(void)"
+			 * (1.5, 1.7), we as "(void)": compared as "()" */
 			for (char *v; (v = strstr(mine, "(void)"));)
+				memmove(v + 1, v + 5, strlen(v + 5) + 1);
+			for (char *v; (v = strstr(acc, "(void)"));)
 				memmove(v + 1, v + 5, strlen(v + 5) + 1);
 			/* and "* const", "* (*f)", we "*const", "*(*f)" */
 			for (char *v; (v = strstr(acc, "* const")) || (v = strstr(acc, "* volatile")) ||
