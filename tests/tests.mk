@@ -50,9 +50,16 @@ check-run-tests:
 check: check-run-tests
 .PHONY: check-run-tests
 # every "$ command" example of README.md and btf2btf.1, run and its output compared
+# DOCS=skip (the toolchain matrix's chroots) leaves the examples out and
+# says so: they show the type ids of the fixtures Debian 12's gcc and pahole
+# 1.24 build, and pahole >= 1.30 orders a BTF's FUNCs by name.
 check-docs: $(BTF2BTF_BIN) fixtures
 	@./tests/check-docs-self.sh $(BUILD)
-	@./tests/check-docs.sh $(BUILD) README.md btf2btf.1
+	@if [ "$(DOCS)" = skip ]; then \
+		echo "check-docs: skipped on purpose (DOCS=skip: the examples' ids are Debian 12's toolchain's)"; \
+	else \
+		./tests/check-docs.sh $(BUILD) README.md btf2btf.1; \
+	fi
 check: check-docs
 .PHONY: check-docs
 # the README's blocks on Debian's own kernels (fetched into DEBIAN_KERNELS,
