@@ -32,7 +32,7 @@ command -v debootstrap > /dev/null || die "debootstrap not found (apt-get instal
 # for the host, less the kernel proofs' packages)
 PKGS=(gcc libc6-dev make clang llvm libbpf-dev libelf-dev zlib1g-dev libzstd-dev liblzma-dev
       libcmocka-dev pkg-config dwarves bpftool jq valgrind bash-completion man-db xz-utils
-      binutils file util-linux bsdextrautils diffutils linux-libc-dev strace)
+      binutils file util-linux bsdextrautils diffutils linux-libc-dev strace zstd gzip)
 # the toolchain whose versions are printed
 SHOWN=(gcc clang libbpf-dev dwarves libcmocka-dev linux-libc-dev bpftool libc6)
 
