@@ -35,22 +35,6 @@ void b2b_btf_format_free(struct b2b_btf_format *fmt)
 	memset(fmt, 0, sizeof(*fmt));
 }
 
-int b2b_btf_format_copy(struct b2b_btf_format *dst, const struct b2b_btf_format *src)
-{
-	struct b2b_btf_layout *layout = NULL;
-
-	if (src->nr_layout) {
-		layout = b2b_fault_nomem() ? NULL : malloc(src->nr_layout * sizeof(*layout));
-		if (!layout)
-			return -ENOMEM;
-		memcpy(layout, src->layout, src->nr_layout * sizeof(*layout));
-	}
-	free(dst->layout);
-	*dst = *src;
-	dst->layout = layout;
-	return 0;
-}
-
 bool b2b_btf_format_is_plain(const struct b2b_btf_format *fmt)
 {
 	return !fmt->swapped && !fmt->nr_layout && fmt->hdr_len <= B2B_BTF_HDR_LEN;
@@ -130,12 +114,15 @@ static int check_sections(const struct hdr_read *r, size_t size, const char *wha
 	const struct b2b_btf_hdr *h = &r->h;
 	__u64 data = size - h->hdr_len;
 
-	if ((__u64)h->type_off + h->type_len > data || (__u64)h->str_off + h->str_len > data ||
-	    (__u64)r->layout_off + r->layout_len > data)
+	if ((__u64)h->type_off + h->type_len > data || (__u64)h->str_off + h->str_len > data)
 		return b2b_errno(log, -EINVAL,
-				 "%s: BTF header lengths (types %u+%u, strings %u+%u%s) exceed the %llu bytes of data",
+				 "%s: BTF header lengths (types %u+%u, strings %u+%u) exceed the %llu bytes of data",
 				 what, h->type_off, h->type_len, h->str_off, h->str_len,
-				 r->layout_len ? ", layout ..." : "", (unsigned long long)data);
+				 (unsigned long long)data);
+	if ((__u64)r->layout_off + r->layout_len > data)
+		return b2b_errno(log, -EINVAL,
+				 "%s: BTF layout section %u+%u exceeds the %llu bytes of data",
+				 what, r->layout_off, r->layout_len, (unsigned long long)data);
 	if (h->type_off % 4)
 		return b2b_errno(log, -EINVAL, "%s: BTF type section is not 4-byte aligned", what);
 	if (r->layout_len && (r->layout_off % 4 || r->layout_len % sizeof(struct b2b_btf_layout)))

@@ -88,8 +88,6 @@ struct b2b_btf_format {
 };
 
 void b2b_btf_format_free(struct b2b_btf_format *fmt);
-/* A copy of src into dst (dst's own layout freed first): 0 or -ENOMEM. */
-int b2b_btf_format_copy(struct b2b_btf_format *dst, const struct b2b_btf_format *src);
 /* True when bytes written with fmt are the native 24-byte form as they are. */
 bool b2b_btf_format_is_plain(const struct b2b_btf_format *fmt);
 
