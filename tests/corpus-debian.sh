@@ -138,8 +138,11 @@ for suite in "${SUITES[@]}"; do
 	if [ -n "$prev" ]; then
 		"$B" -q --diff --kfuncs "$prev" "$VMLINUX" > "$tmp/d" 2> "$tmp/e"; rc=$?
 		check_rc $rc "$suite --diff --kfuncs" "$tmp/e"
-		[ $rc -eq 0 ] || bad "$suite --diff --kfuncs: exit $rc: $(head -1 "$tmp/e")"
+		# --diff exits 1 when the kernels differ, which consecutive ones do;
+		# 0 would say two different kernels have the same kfuncs
+		[ $rc -eq 1 ] || bad "$suite --diff --kfuncs: exit $rc (1: they differ): $(head -1 "$tmp/e")"
 		diff_summary=$(grep -E '^kfuncs (added|removed): [0-9]+$' "$tmp/d" | tr '\n' ' ')
+		[ -n "$diff_summary" ] || bad "$suite --diff --kfuncs: no 'kfuncs added/removed' lines"
 	fi
 
 	# nothing written
