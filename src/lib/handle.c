@@ -148,7 +148,7 @@ static int make_kfunc_view(struct btf2btf *b)
 {
 	struct btf2btf_kfunc *view;
 
-	view = b2b_fault_nomem() ? NULL : calloc(b->kfuncs.nr ? b->kfuncs.nr : 1, sizeof(*view));
+	view = b2b_calloc(b->kfuncs.nr, sizeof(*view));
 	if (!view)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -224,8 +224,7 @@ static int make_set8_view(struct btf2btf *b)
 	struct btf2btf_set8_entry *view;
 	size_t i;
 
-	view = b2b_fault_nomem() ? NULL : calloc(b->ids.nr_entries ? b->ids.nr_entries : 1,
-						 sizeof(*view));
+	view = b2b_calloc(b->ids.nr_entries, sizeof(*view));
 	if (!view)
 		return -ENOMEM;
 	for (i = 0; i < b->ids.nr_entries; i++) {

@@ -36,7 +36,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	__u32 *pos;
 
 	memset(idx, 0, sizeof(*idx));
-	pos = calloc((size_t)cnt + 1, sizeof(*pos));
+	pos = b2b_calloc((size_t)cnt + 1, sizeof(*pos));
 	if (!pos)
 		return -ENOMEM;
 	for (__u32 id = start; id < cnt; id++) {
@@ -52,8 +52,8 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		free(pos);
 		return 0;
 	}
-	idx->ids = malloc(idx->nr * sizeof(*idx->ids));
-	idx->targets = malloc(idx->nr * sizeof(*idx->targets));
+	idx->ids = b2b_malloc(idx->nr * sizeof(*idx->ids));
+	idx->targets = b2b_malloc(idx->nr * sizeof(*idx->targets));
 	if (!idx->ids || !idx->targets) {
 		free(pos);
 		b2b_tag_index_free(idx);
@@ -168,8 +168,8 @@ static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 {
 	size_t nr = out->nr ? out->nr : 1;
-	__u32 *lens = calloc(nr, sizeof(*lens));
-	__u32 *last = calloc(nr, sizeof(*last));
+	__u32 *lens = b2b_calloc(nr, sizeof(*lens));
+	__u32 *last = b2b_calloc(nr, sizeof(*last));
 	int err = -ENOMEM;
 	char *list;
 
@@ -266,7 +266,7 @@ static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 
 	for (__u32 id = b->start; id < cnt; id++)
 		nr += b->found_by[id - b->start] != 0;
-	out->items = b2b_fault_nomem() ? NULL : calloc(nr ? nr : 1, sizeof(*out->items));
+	out->items = b2b_calloc(nr, sizeof(*out->items));
 	if (!out->items)
 		return -ENOMEM;
 	for (__u32 id = b->start; id < cnt; id++) {
@@ -296,8 +296,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	b.found_by = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
-	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
+	b.found_by = b2b_calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
+	out->entry_func = b2b_calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
 	if (!b.found_by || !out->entry_func)
 		goto out;
 

@@ -156,7 +156,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 	if (!err && b->base)
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
-	if (!err && nr && !(*entry_want = calloc(nr, sizeof(**entry_want))))
+	if (!err && nr && !(*entry_want = b2b_calloc(nr, sizeof(**entry_want))))
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
@@ -381,12 +381,12 @@ static int do_open(const char *path, const void *mem, size_t size,
 	*out = NULL;
 	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
 		return -EINVAL;
-	b = calloc(1, sizeof(*b));
+	b = b2b_calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->path = strdup(path);
+	b->path = b2b_strdup(path);
 	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
-	b->btf_path = btf_path ? strdup(btf_path) : NULL;
+	b->btf_path = btf_path ? b2b_strdup(btf_path) : NULL;
 	if (!b->path || (btf_path && !b->btf_path)) {
 		btf2btf__close(b);
 		return -ENOMEM;

@@ -160,7 +160,7 @@ static void problem(struct planner *p, enum rule rule, const char *name, __u32 i
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	n = strdup(name ? name : "");
+	n = b2b_strdup(name ? name : "");
 	if (!msg || !n || b2b_grow((void **)&plan->problems, &plan->cap, plan->nr + 1,
 				   sizeof(*plan->problems))) {
 		free(msg);
@@ -357,7 +357,7 @@ static void plan_entries(struct planner *p)
 
 	/* a kfunc per entry (the rule): no first entry to remember */
 	if (kfunc_listed_twice(p)) {
-		seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
+		seen = b2b_calloc(p->k->nr, sizeof(*seen));
 		if (!seen) {
 			p->err = -ENOMEM;
 			return;

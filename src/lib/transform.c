@@ -364,10 +364,10 @@ static int start(struct tx *tx, const struct btf2btf *b)
 	tx->nr_orig = btf__type_cnt(b->btf);
 	if (b2b_ext_init(&tx->ext, b->btf))
 		return -ENOMEM;
-	tx->reduced_of = b2b_fault_nomem() ? NULL : calloc(tx->nr_orig, sizeof(*tx->reduced_of));
+	tx->reduced_of = b2b_calloc(tx->nr_orig, sizeof(*tx->reduced_of));
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
 		nr_add += !!(b->kfuncs.items[i].actions & BTF2BTF_ACT_ADD_IMPL);
-	tx->new_impl = b2b_fault_nomem() ? NULL : calloc(nr_add + 1, sizeof(*tx->new_impl));
+	tx->new_impl = b2b_calloc(nr_add + 1, sizeof(*tx->new_impl));
 	if (!tx->reduced_of || !tx->new_impl)
 		return -ENOMEM;
 	return 0;
