@@ -225,6 +225,16 @@ int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what
 	if (err)
 		goto fail;
 	total = B2B_BTF_HDR_LEN + (size_t)r.h.type_len + r.h.str_len;
+	if (!r.swap && r.h.hdr_len == B2B_BTF_HDR_LEN && !r.h.type_off &&
+	    r.h.str_off == r.h.type_len && !fmt->nr_layout && !((uintptr_t)d % 4)) {
+		err = check_kinds((const __u32 *)(d + B2B_BTF_HDR_LEN), r.h.type_len / 4, start_id,
+				  fmt, what, log);
+		if (err)
+			goto fail;
+		*out = (void *)data;
+		*out_size = total;
+		return 0;
+	}
 	p = b2b_malloc(total);
 	if (!p) {
 		err = b2b_errno(log, -ENOMEM, "%s: out of memory", what);

@@ -57,7 +57,8 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 	} else {
 		err = b2b_check_btf_types(btf, what, log);
 	}
-	free(native);
+	if (native != data)
+		free(native);
 	if (err) {
 		btf__free(btf);
 		b2b_btf_format_free(fmt);
