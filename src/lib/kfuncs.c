@@ -155,7 +155,7 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
  * previous entry's (a set8 lists its FUNCs in id order as a rule). */
 static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 {
-	const struct b2b_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
+	const struct btf2btf_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
 
 	return k ? k - out->items + 1 : 0;
 }
@@ -183,7 +183,7 @@ static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
 			__u32 r = entry_item(out, i, &hint);
-			struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
+			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
 
@@ -242,7 +242,7 @@ static int set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 
 	for (size_t i = 0; i < ids->nr_entries && !joined; i++) {
 		__u32 r = entry_item(out, i, &hint);
-		struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
+		struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 		const char *name = ids->sets[ids->entries[i].set].name;
 
 		if (!r)
@@ -270,7 +270,7 @@ static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 	if (!out->items)
 		return -ENOMEM;
 	for (__u32 id = b->start; id < cnt; id++) {
-		struct b2b_kfunc *k;
+		struct btf2btf_kfunc *k;
 
 		if (!b->found_by[id - b->start])
 			continue;
@@ -330,7 +330,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		__u32 item = entry_item(out, i, &hint);
-		struct b2b_kfunc *k = &out->items[item ? item - 1 : 0];
+		struct btf2btf_kfunc *k = &out->items[item ? item - 1 : 0];
 
 		if (!item)
 			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
@@ -340,11 +340,9 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 			k->flags |= ent->flags;
 	}
 	for (size_t i = 0; i < out->nr; i++) {
-		struct b2b_kfunc *k = &out->items[i];
+		struct btf2btf_kfunc *k = &out->items[i];
 
-		/* a copy: btf may be a base's split part, whose names stay
-		 * copies (load.c share_names()) */
-		if (!k->name)
+		if (!k->name)	/* found by tag alone: a copy, as BTF strings go with the BTF */
 			k->name = b2b_arena_strdup(&out->strs,
 						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
 		if (!k->name) {
@@ -364,19 +362,19 @@ out:
 
 static int cmp_kfunc_id(const void *key, const void *item)
 {
-	__u32 id = *(const __u32 *)key, other = ((const struct b2b_kfunc *)item)->btf_id;
+	__u32 id = *(const __u32 *)key, other = ((const struct btf2btf_kfunc *)item)->btf_id;
 
 	return id < other ? -1 : id > other;
 }
 
-struct b2b_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
+struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
 {
 	return id ? bsearch(&id, k->items, k->nr, sizeof(*k->items), cmp_kfunc_id) : NULL;
 }
 
-struct b2b_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
+struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
 {
-	struct b2b_kfunc *kf;
+	struct btf2btf_kfunc *kf;
 
 	for (size_t i = *hint; i < k->nr && i <= *hint + 1; i++)
 		if (k->items[i].btf_id == id)

@@ -186,7 +186,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 static void count_kfuncs(struct btf2btf *b)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		const struct b2b_kfunc *k = &b->kfuncs.items[i];
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		b->stats.kfuncs++;
 		if (k->found_by == (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8))
@@ -198,32 +198,6 @@ static void count_kfuncs(struct btf2btf *b)
 		if (k->flags & BTF2BTF_KF_IMPLICIT_ARGS)
 			b->stats.implicit++;
 	}
-}
-
-static const char *entry_func_name(void *ctx, size_t i)
-{
-	const struct btf2btf *b = ctx;
-
-	return b2b_func_name(b->btf, b->kfuncs.entry_func[i]);
-}
-
-/*
- * The set8 entries' and the kfuncs' names: the FUNCs' own in b->btf instead
- * of a copy of each (the transform moves them to its result's). Not with a
- * base: its name index keeps pointers to the entries' names.
- */
-static int share_names(struct btf2btf *b)
-{
-	int err;
-
-	if (b->base)
-		return 0;
-	err = b2b_btf_ids_keep_names(&b->ids, entry_func_name, b);
-	if (err)
-		return b2b_errno(&b->log, err, "out of memory");
-	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		b->kfuncs.items[i].name = b2b_func_name(b->btf, b->kfuncs.items[i].btf_id);
-	return 0;
 }
 
 /* The kfunc table and its plan. */
@@ -255,11 +229,8 @@ static int collect(struct btf2btf *b)
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
 	/* the split part's names served the table and the plan; what the
-	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func.
-	 * Freed now, its memory serves the transform's instead of new pages. */
+	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func */
 	b2b_name_index_free(&b->names);
-	if (!err)
-		err = share_names(b);
 	if (err)
 		return err;
 	count_kfuncs(b);
