@@ -157,10 +157,10 @@ static int run_kfunc(struct tx *tx, const struct btf2btf_kfunc *k)
 		tx->stats.fastcall_added++;
 	}
 	if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
-		char impl_name[BTF2BTF_KSYM_NAME_LEN];
+		const char *impl_name = k->impl_name;	/* named by the plan */
 
-		if (b2b_impl_name(k->name, impl_name))
-			return b2b_errno(tx->log, -ENAMETOOLONG, "kfunc %s: no room for its %s name",
+		if (!impl_name)
+			return b2b_errno(tx->log, -EINVAL, "kfunc %s: the plan named no %s",
 					 k->name, BTF2BTF_IMPL_SUFFIX);
 		id = b2b_ext_add_func(&tx->ext, impl_name, b2b_vlen(func), proto_id);
 		if (id < 0)
@@ -228,8 +228,7 @@ static int cmp_item_by_id(const void *a, const void *b, void *items)
 }
 
 /*
- * The kfunc table (and its public view, in the same order) sorted by the
- * new ids. Sorted through their indexes, from[] (scratch, nr entries), and
+ * The kfunc table sorted by the new ids. Sorted through their indexes, from[] (scratch, nr entries), and
  * then moved in place, a cycle at a time: a qsort() of the items themselves
  * would take a temporary copy of the table.
  */
