@@ -173,7 +173,7 @@ done
 KDIR=${BENCH_DEBIAN_KERNEL:-}
 dir=
 if [ -z "$DEB" ] && [ -z "$KDIR" ]; then
-	for d in "$CACHE"/../debian-kernels/bookworm/cloud-amd64/*/ "$CACHE"/../debian-kernels/*/cloud-amd64/*/; do
+	for d in "$KROOT"/debian-kernels/bookworm/cloud-amd64/*/ "$KROOT"/debian-kernels/*/cloud-amd64/*/; do
 		if [ -f "$d/.complete" ] && [ -f "$d/vmlinux" ]; then KDIR=${d%/}; break; fi
 	done
 fi
@@ -190,7 +190,7 @@ if [ -z "$DEB" ] && [ -n "$KDIR" ]; then
 	fi
 elif [ -z "$DEB" ]; then
 	dir=
-	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB), and no kernel of make corpus-debian in $CACHE/../debian-kernels (or set BENCH_DEBIAN_KERNEL)"
+	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB), and no kernel of make corpus-debian in $KROOT/debian-kernels (or set BENCH_DEBIAN_KERNEL)"
 elif [ -z "$XV" ]; then
 	dir=
 	skip "Debian's modules" "no scripts/extract-vmlinux (a linux-source tree in .cache/linux-7.3 or the 6.12 kernel cache)"

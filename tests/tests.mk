@@ -89,9 +89,11 @@ check: check-kfunc-decl
 .PHONY: check-kfunc-decl
 # Debian's own cloud kernels (bookworm 6.1, trixie 6.12, sid 7.2,
 # trixie-backports 7.3) and all their modules through every view and the
-# transform in memory: fetched into DEBIAN_KERNELS (outside git, keyed on the
-# package version), not part of `make check` (network, minutes); .ci/run runs it
-DEBIAN_KERNELS	?= .cache/debian-kernels
+# transform in memory: fetched into DEBIAN_KERNELS (outside the clone, as the
+# kernel proofs' caches, keyed on the package version: a fresh clone on a
+# machine that fetched them before reuses them), not part of `make check`
+# (network, minutes); .ci/run runs it
+DEBIAN_KERNELS	?= $(KERNEL_CACHE_ROOT)/debian-kernels
 corpus-debian: $(BTF2BTF_BIN)
 	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
 .PHONY: corpus-debian
