@@ -237,7 +237,9 @@ if [ -n "$dir" ]; then
 		objcopy --dump-section .BTF="$sel/$g/$n.BTF.1" "$dir/all/$n.ko" "$sel/$g/$n.tmp"
 		rm -f "$sel/$g/$n.tmp"
 		objcopy --remove-section .BTF "$dir/all/$n.ko" "$sel/$g/$n.pre.ko"
-		cp "$dir/all/$n.ko" "$sel/$g/$n.ko"
+		# as the BTF phase meets it: before modules_sign (objcopy keeps the
+		# sections, not the signature appended after them)
+		objcopy "$dir/all/$n.ko" "$sel/$g/$n.ko"
 	done
 	nsel=$(find "$sel" -name '*.pre.ko' | wc -l)
 	printf 'set\t%s\t%s\t%s\t%s\t%s\n' debian "Debian $ver modules" "$dir/vmlinux" "$sel" \
