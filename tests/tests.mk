@@ -80,7 +80,7 @@ include tests/differential/differential.mk
 # --kfuncs --format=c: the header compiles with clang -target bpf beside
 # bpftool's vmlinux.h, with and without its kfunc externs (needs clang, bpftool)
 $(BUILD)/tests/kfunc-externs: tests/kfunc-externs.c $(FLAGS_STAMP) | $(BUILD)/tests
-	$(COMPILE) -o $@ $< $(LIBS)
+	$(COMPILE) $(B2B_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBS)
 check-kfunc-decl: $(BTF2BTF_BIN) fixtures $(BUILD)/tests/kfunc-externs
 	BTF2BTF=$(abspath $(BTF2BTF_BIN)) MKFIXTURE=$(abspath $(MKFIXTURE)) \
 		FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) KFUNC_EXTERNS=$(abspath $(BUILD)/tests/kfunc-externs) \
