@@ -214,9 +214,19 @@ static int write_raw_outputs(struct btf2btf *b, const char *output)
 {
 	if (cli_opts()->output_elf)
 		return strcmp(output, "-") ? btf2btf__write_elf_copy(b, output) : write_stdout(b);
+	const void *base;
+	size_t base_size;
+	/* a distilled base: asked for, or the one the input carries */
+	bool distilled = !btf2btf__raw_base_btf(b, &base, &base_size);
+
+	if (!strcmp(output, "-") && distilled) {
+		cli_error("%s: -o -: the BTF is split on a distilled base, which needs a file of its own (-o FILE writes FILE and FILE.base)",
+			  btf2btf__path(b));
+		return -EINVAL;
+	}
 	if (!strcmp(output, "-"))
 		return write_stdout(b);
-	if (!cli_opts()->distill_base)
+	if (!distilled)
 		return btf2btf__write_raw(b, output);
 	return btf2btf__write_raw_pair(b, output, NULL);
 }
