@@ -59,20 +59,20 @@ static const struct btf2btf_kfunc *kfunc_named(const struct btf2btf *b, const ch
 	return NULL;
 }
 
-/* struct reloc_mod's member e: the type it names must be base's struct
- * reloc_embed, its p a pointer to base's struct reloc_ptr. */
+/* struct reloc_mod's members p, s, e: a pointer to base's struct reloc_ptr,
+ * base's enum reloc_state and struct reloc_embed. */
 static void assert_members_on(const struct btf *btf, const struct btf *base)
 {
 	int mod = th_find(btf, "reloc_mod", BTF_KIND_STRUCT);
 	const struct btf_member *m = btf_members(btf__type_by_id(btf, mod));
 	const struct btf_type *ptr;
 
-	assert_int_equal(m[0].type, th_find(base, "reloc_embed", BTF_KIND_STRUCT));
-	ptr = btf__type_by_id(btf, m[1].type);
+	ptr = btf__type_by_id(btf, m[0].type);
 	assert_true(btf_is_ptr(ptr));
 	assert_int_equal(ptr->type, th_find(base, "reloc_ptr", BTF_KIND_STRUCT));
-	assert_int_equal(m[2].type, th_find(base, "reloc_state", BTF_KIND_ENUM));
-	assert_string_equal(btf__name_by_offset(btf, btf__type_by_id(btf, m[0].type)->name_off),
+	assert_int_equal(m[1].type, th_find(base, "reloc_state", BTF_KIND_ENUM));
+	assert_int_equal(m[2].type, th_find(base, "reloc_embed", BTF_KIND_STRUCT));
+	assert_string_equal(btf__name_by_offset(btf, btf__type_by_id(btf, m[2].type)->name_off),
 			    "reloc_embed");
 }
 
@@ -310,6 +310,12 @@ static void test_cli_check_acceptance(void **state)
 	run_status(&r, 1, (const char *[]){ "btf2btf", "--check", "-B", th_fixture("split.o"),
 					    th_fixture("reloc-split.ko"), NULL });
 	assert_non_null(strstr(r.err, "reloc-split.ko"));
+	th_run_free(&r);
+	/* ids in range and of the right kinds, but an embedded struct grew */
+	run_status(&r, 1, (const char *[]){ "btf2btf", "--check", "-B", th_fixture("reloc-size.o"),
+					    th_fixture("reloc-split.ko"), NULL });
+	assert_non_null(strstr(r.err, "STRUCT 'reloc_mod' [11]: member 'e' (STRUCT 'reloc_embed' [5], 12 bytes) at byte 16 runs past its 24 bytes"));
+	assert_non_null(strstr(r.err, "failed to validate module [NAME] BTF: -22"));
 	th_run_free(&r);
 	/* JSON: the same in a key of its own */
 	run_status(&r, 0, (const char *[]){ "btf2btf", "--check", "-j", "-B",

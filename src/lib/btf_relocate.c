@@ -22,9 +22,7 @@
 
 #include "btf_check.h"
 #include "btf_relocate.h"
-
-/* What a relocation failure means for a module (kernel/bpf/btf.c) */
-#define KERNEL_REFUSES "; the kernel refuses such a module's BTF at load (\"failed to validate module [NAME] BTF: -22\")"
+#include "split_check.h"
 
 /* A distilled type as looked up: by name, then size. */
 struct dist_key {
@@ -175,12 +173,41 @@ static bool compatible(const struct relocate *r, __u32 dist_id, const struct btf
 	}
 }
 
+static const char *int_encoding(const struct btf_type *t)
+{
+	switch (btf_int_encoding(t)) {
+	case 0: return "none";
+	case BTF_INT_SIGNED: return "SIGNED";
+	case BTF_INT_CHAR: return "CHAR";
+	case BTF_INT_BOOL: return "BOOL";
+	default: return "several";
+	}
+}
+
+/* Why base type bt, of the same name, is no match for distilled type dt. */
+static void mismatch(const struct btf_type *dt, const struct btf_type *bt, char *buf, size_t size)
+{
+	__u16 dkind = btf_kind(dt), bkind = btf_kind(bt);
+
+	if (dkind == BTF_KIND_INT && bkind == BTF_KIND_INT && dt->size == bt->size)
+		snprintf(buf, size, "has encoding %s, the distilled one %s", int_encoding(bt),
+			 int_encoding(dt));
+	else if (dkind == BTF_KIND_FWD || bkind == BTF_KIND_FWD)
+		snprintf(buf, size, "is a %s%s", btf2btf__kind_name(bkind),
+			 bkind == BTF_KIND_FWD ? (btf_kflag(bt) ? " of a union" : " of a struct") : "");
+	else if (dkind != bkind && !(dkind == BTF_KIND_ENUM && bkind == BTF_KIND_ENUM64) &&
+		 !(btf_is_composite(dt) && btf_is_composite(bt)))
+		snprintf(buf, size, "is of another kind");
+	else
+		snprintf(buf, size, "has size %u", bt->size);
+}
+
 /* Why distilled type id matched nothing in the base: a message naming it. */
 static int no_match(const struct relocate *r, __u32 id)
 {
 	const struct btf_type *dt = btf__type_by_id(r->dist, id), *bt;
 	const char *name = type_name(r->dist, dt);
-	char dsize[96] = "";
+	char dsize[96] = "", why[96];
 
 	if (btf_kind(dt) != BTF_KIND_FWD)
 		snprintf(dsize, sizeof(dsize), " (size %u%s)", dt->size,
@@ -196,14 +223,11 @@ static int no_match(const struct relocate *r, __u32 id)
 		default:
 			continue;	/* a typedef or func of that name is no candidate */
 		}
+		mismatch(dt, bt, why, sizeof(why));
 		return b2b_errno(r->log, -EINVAL,
-				 "distilled base type %s '%s' [%u]%s does not match %s: its %s '%s' [%u] has size %u%s" KERNEL_REFUSES,
+				 "distilled base type %s '%s' [%u]%s does not match %s: its %s '%s' [%u] %s" KERNEL_REFUSES,
 				 btf2btf__kind_name(btf_kind(dt)), name, id, dsize, r->base_name,
-				 btf2btf__kind_name(btf_kind(bt)), name, bid,
-				 btf_kind(bt) == BTF_KIND_FWD ? 0 : bt->size,
-				 btf_kind(dt) == btf_kind(bt) ||
-				 (btf_kind(dt) == BTF_KIND_ENUM && btf_kind(bt) == BTF_KIND_ENUM64)
-					 ? "" : " and is of another kind");
+				 btf2btf__kind_name(btf_kind(bt)), name, bid, why);
 	}
 	return b2b_errno(r->log, -EINVAL,
 			 "distilled base type %s '%s' [%u]%s does not match %s: no type of that name there" KERNEL_REFUSES,

@@ -18,6 +18,7 @@
 #include "distilled.h"
 #include "handle.h"
 #include "libbpf_compat.h"
+#include "split_check.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 
@@ -390,6 +391,9 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	} else {
 		return b2b_errno(&b->log, -ENOEXEC, "neither an ELF object nor raw BTF");
 	}
+	/* split BTF on the base given: what else the kernel checks of it */
+	if (!err && base_path)
+		err = b2b_check_split_fits(b->btf, base_path, &b->log);
 	if (err)
 		return err;
 	return collect(b);
