@@ -271,17 +271,26 @@ static void test_own_distilled_output(void **state)
 	th_cleanup();
 }
 
+static int argc_of(const char *const *argv)
+{
+	int n = 0;
+
+	while (argv[n])
+		n++;
+	return n;
+}
+
 static void run_status(struct run *r, int status, const char *const *argv)
 {
 	th_run(r, argv);
 	if (r->status != status)
-		fail_msg("%s exited %d, not %d: %s", argv[1], r->status, status, r->err);
+		fail_msg("%s %s exited %d, not %d: %s%s", argv[1], argv[argc_of(argv) - 1], r->status, status, r->out, r->err);
 }
 
 /* --check -B: will a kernel with that base accept the module's BTF? */
 static void test_cli_check_acceptance(void **state)
 {
-	const char *mod = th_fixture("reloc.o.ko");
+	char *mod = strdup(th_fixture("reloc.o.ko"));	/* th_fixture()'s buffers rotate */
 	struct run r;
 
 	(void)state;
@@ -326,6 +335,7 @@ static void test_cli_check_acceptance(void **state)
 					    th_fixture("reloc-split.ko"), NULL });
 	assert_non_null(strstr(r.out, "\"distilled_base\":null"));
 	th_run_free(&r);
+	free(mod);
 }
 
 /* Every view reads a distilled module without -B; -o FILE writes FILE.base
