@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "internal.h"
 
 #define KF_IMPLICIT_ARGS (1U << 16)
 
@@ -271,6 +272,67 @@ static void test_own_distilled_output(void **state)
 	th_cleanup();
 }
 
+/* Every allocation of the relocation failed in turn: -ENOMEM, nothing
+ * opened, nothing leaked (ASan); then a transform on the distilled base
+ * (7.3's passes), all or nothing as every transform. */
+static void test_alloc_failures(void **state)
+{
+	BTF2BTF_OPTS(opts, .base_path = th_fixture("reloc-other.o"), .log = th_log_cb);
+	BTF2BTF_OPTS(all, .features = BTF2BTF_FEATS_ALL);
+	const char *mod = th_fixture("reloc.o.ko");
+	unsigned long n, failed = 0;
+	const void *want, *got;
+	size_t want_size, got_size;
+	struct btf2btf *clean;
+
+	(void)state;
+	for (n = 1; n < 1000; n++) {
+		struct btf2btf *b = NULL;
+		int err;
+
+		b2b_fault_nomem_calls = 0;
+		b2b_fault_nomem_at = n;
+		err = btf2btf__open(mod, &opts, &b);
+		b2b_fault_nomem_at = 0;
+		if (b2b_fault_nomem_calls < n) {
+			assert_int_equal(err, 0);
+			assert_true(btf2btf__object_info(b)->relocated);
+			btf2btf__close(b);
+			break;
+		}
+		assert_int_equal(err, -ENOMEM);
+		assert_null(b);
+		failed++;
+	}
+	assert_true(failed >= 5);	/* the relocation's own allocations among them */
+
+	clean = th_open(mod, &all);
+	assert_int_equal(btf2btf__transform(clean), 0);
+	assert_int_equal(btf2btf__raw_btf(clean, &want, &want_size), 0);
+	for (n = 1; n < 10000; n++) {
+		struct btf2btf *b = th_open(mod, &all);
+		int err;
+
+		b2b_fault_nomem_calls = 0;
+		b2b_fault_nomem_at = n;
+		err = btf2btf__transform(b);
+		b2b_fault_nomem_at = 0;
+		if (b2b_fault_nomem_calls < n) {
+			assert_int_equal(err, 0);
+			btf2btf__close(b);
+			break;
+		}
+		assert_int_equal(err, -ENOMEM);
+		assert_false(btf2btf__changed(b));
+		assert_int_equal(btf2btf__transform(b), 0);
+		assert_int_equal(btf2btf__raw_btf(b, &got, &got_size), 0);
+		assert_int_equal(got_size, want_size);
+		assert_memory_equal(got, want, want_size);
+		btf2btf__close(b);
+	}
+	btf2btf__close(clean);
+}
+
 static int argc_of(const char *const *argv)
 {
 	int n = 0;
@@ -393,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_transform_on_base_distills),
 		cmocka_unit_test(test_raw_pair),
 		cmocka_unit_test(test_own_distilled_output),
+		cmocka_unit_test(test_alloc_failures),
 		cmocka_unit_test(test_cli_check_acceptance),
 		cmocka_unit_test(test_cli_views_and_outputs),
 	};
