@@ -355,9 +355,9 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
-/* The public kfunc table made before the transform (as -vv makes it) is
- * brought up to date by it: the same pointers, re-sorted by the new ids with
- * the items, every field as in a table made after the transform. Returns
+/* The kfunc table asked for before the transform (as -vv asks) is the one
+ * the transform updates: the same pointers, re-sorted by the new ids, every
+ * field as in a table asked for after the transform. Returns
  * how many entries the sort moved. */
 static size_t check_kfunc_view_before_transform(const char *fixture)
 {
@@ -374,7 +374,7 @@ static size_t check_kfunc_view_before_transform(const char *fixture)
 	for (size_t i = 0; i < n; i++) {
 		before[i] = btf2btf__kfunc(early, i);
 		assert_non_null(before[i]);
-		names[i] = strdup(before[i]->name);	/* the entry's name moves with the BTF */
+		names[i] = strdup(before[i]->name);	/* entry i may hold another kfunc after the re-sort */
 		assert_non_null(names[i]);
 		pending += before[i]->planned != before[i]->state;
 	}

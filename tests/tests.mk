@@ -44,6 +44,13 @@ check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
 check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
 .PHONY: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
+# The bytes this build writes for what another build recorded
+# (tests/same-output.sh record, scripts/check-chroot.sh: the host's build,
+# compared in the trixie and forky chroots)
+check-same-output: $(BTF2BTF_BIN)
+	@[ -n "$(SAME_OUTPUT_REF)" ] || { echo "check-same-output: give SAME_OUTPUT_REF=DIR (tests/same-output.sh record)"; exit 1; }
+	@./tests/same-output.sh compare $(BTF2BTF_BIN) $(SAME_OUTPUT_REF)
+.PHONY: check-same-output
 # run-tests.sh itself: a passing program is one line, a failing one shown whole
 check-run-tests:
 	@./tests/check-run-tests.sh

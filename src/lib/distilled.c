@@ -50,7 +50,7 @@ int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct btf **di
 	int err = 0;
 
 	*dist = NULL;
-	base_path = malloc(len + sizeof(".base"));
+	base_path = b2b_malloc(len + sizeof(".base"));
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	memcpy(base_path, path, len);

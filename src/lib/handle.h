@@ -41,7 +41,6 @@ struct btf2btf {
 	bool relocated;			/* the BTF read on its distilled base, relocated onto base */
 	unsigned int dist_types;	/* types of the distilled base read, 0: none */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
-	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
 	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
 	struct b2b_btf_ids ids;
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
@@ -67,7 +66,4 @@ int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
 const char *b2b_func_name(const struct btf *btf, __u32 id);
 /* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */
 void b2b_raw_out_forget(struct btf2btf *b, int slot);
-/* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
- * same order: entry i is item i). */
-void b2b_kfunc_view_sync(struct btf2btf *b);
 #endif /* BTF2BTF_HANDLE_H */
