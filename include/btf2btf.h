@@ -206,7 +206,12 @@ struct btf2btf_stats {
 };
 
 /* Open an ELF object (or, with opts->btf_path, a raw BTF plus the object's
- * .BTF_ids and symbols) and collect its kfuncs. */
+ * .BTF_ids and symbols) and collect its kfuncs. Split BTF that carries its
+ * distilled base (a .BTF.base section; FILE.base beside raw FILE or
+ * opts->btf_path) is read on it; with opts->base_path it is relocated onto
+ * that base as the kernel does at module load (-EINVAL, logged naming the
+ * first distilled type without a match, when it cannot be), and a
+ * transform distills the result again from that base. */
 BTF2BTF_API int btf2btf__open(const char *path, const struct btf2btf_opts *opts, struct btf2btf **out);
 
 /* Same, from an in-memory ELF image (copied). name is used in messages. */
@@ -270,9 +275,10 @@ BTF2BTF_API int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
  * the next call on b (btf2btf__btf() may replace them). */
 BTF2BTF_API int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size);
 
-/* Raw bytes of the distilled base (opts.distill_base, after a transform):
- * the .BTF.base section of an external module. -ENOENT when there is none.
- * Owned by b. */
+/* Raw bytes of the distilled base (opts.distill_base, after a transform;
+ * or, without opts.base_path, the one the object carries, .BTF.base or
+ * FILE.base beside a raw FILE, on which the BTF was read): the .BTF.base
+ * section of an external module. -ENOENT when there is none. Owned by b. */
 BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size);
 
 /* Write the distilled base as a raw BTF file. */
@@ -332,6 +338,11 @@ struct btf2btf_object_info {
 	 * kfunc sets (BTF2BTF_FOUND_KFUNC_ID_SET), and as fmod_ret allow-lists */
 	unsigned int kfunc_id_sets;
 	unsigned int fmodret_sets;
+	/* the BTF carries its own distilled base (.BTF.base, or FILE.base beside
+	 * a raw FILE): its type count (0: none); relocated: it was relocated
+	 * onto opts.base_path as the kernel relocates it at module load */
+	unsigned int distilled_base_types;
+	bool relocated;
 };
 
 /* Owned by b; never NULL for an open handle. */

@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 
+#include "btf2btf.h"
 #include "cli.h"
 #include "inspect.h"
 #include "json.h"
@@ -22,6 +23,26 @@
 static const char *severity_str(enum btf2btf_severity s)
 {
 	return s == BTF2BTF_SEV_ERROR ? "error" : "warning";
+}
+
+/* What --check can say of a module's BTF on a distilled base: relocated
+ * onto -B as the kernel relocates it at load (a failure is an error of the
+ * open), or read on its own distilled base alone. NULL: no distilled base. */
+static const char *distilled_note(const struct btf2btf *b, char *buf, size_t size)
+{
+	const struct btf2btf_object_info *info = btf2btf__object_info(b);
+
+	if (!info->distilled_base_types)
+		return NULL;
+	if (info->relocated)
+		snprintf(buf, size, "its distilled base (%u types) relocates onto %s as the kernel "
+			 "relocates it at module load: its BTF is accepted there",
+			 info->distilled_base_types, cli_opts()->base_path);
+	else
+		snprintf(buf, size, "read on its own distilled base (%u types); -B vmlinux (or "
+			 "/sys/kernel/btf/vmlinux) checks that a kernel will accept its BTF",
+			 info->distilled_base_types);
+	return buf;
 }
 
 static void print_json(const char *path, const struct btf2btf *b, bool set8s,
@@ -38,6 +59,12 @@ static void print_json(const char *path, const struct btf2btf *b, bool set8s,
 	json_bool_field(j, "set8s_seen", set8s);
 	note = inspect_object_note(b, buf, sizeof(buf));
 	json_key(j, "note");	/* always there, as every key: null when there is none */
+	if (note)
+		json_string(j, note);
+	else
+		json_null(j);
+	note = distilled_note(b, buf, sizeof(buf));
+	json_key(j, "distilled_base");
 	if (note)
 		json_string(j, note);
 	else
@@ -103,6 +130,9 @@ int cli_check(const char *path)
 		char buf[1024];
 		const char *note = inspect_object_note(b, buf, sizeof(buf));
 
+		if (note)
+			printf("%s: note: %s\n", path, note);
+		note = distilled_note(b, buf, sizeof(buf));
 		if (note)
 			printf("%s: note: %s\n", path, note);
 	}

@@ -85,7 +85,10 @@ static void usage(FILE *f)
 "      --btf FILE          use raw BTF FILE instead of OBJ's .BTF section\n"
 "                          (FILE is then what gets rewritten, unless -o)\n"
 "  -B, --btf-base FILE     base BTF (e.g. vmlinux) of a split BTF (a module)\n"
-"                          (also spelt --btf_base, as resolve_btfids does)\n"
+"                          (also spelt --btf_base, as resolve_btfids does); a\n"
+"                          module with .BTF.base (or a raw X with X.base)\n"
+"                          is read on that alone, and relocated onto FILE when\n"
+"                          given, as the kernel does (--check: will it load?)\n"
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
 "                          of rewriting OBJ\n"
@@ -214,9 +217,19 @@ static int write_raw_outputs(struct btf2btf *b, const char *output)
 {
 	if (cli_opts()->output_elf)
 		return strcmp(output, "-") ? btf2btf__write_elf_copy(b, output) : write_stdout(b);
+	const void *base;
+	size_t base_size;
+	/* a distilled base: asked for, or the one the input carries */
+	bool distilled = !btf2btf__raw_base_btf(b, &base, &base_size);
+
+	if (!strcmp(output, "-") && distilled) {
+		cli_error("%s: -o -: the BTF is split on a distilled base, which needs a file of its own (-o FILE writes FILE and FILE.base)",
+			  btf2btf__path(b));
+		return -EINVAL;
+	}
 	if (!strcmp(output, "-"))
 		return write_stdout(b);
-	if (!cli_opts()->distill_base)
+	if (!distilled)
 		return btf2btf__write_raw(b, output);
 	return btf2btf__write_raw_pair(b, output, NULL);
 }

@@ -156,6 +156,8 @@ const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
 		.kernel_release = b->ids.kernel_release,
 		.kfunc_id_sets = b->ids.nr_kfunc_id_sets,
 		.fmodret_sets = b->ids.nr_fmodret_sets,
+		.distilled_base_types = b->dist_types,
+		.relocated = b->relocated,
 	};
 	return info;
 }

@@ -36,7 +36,10 @@ struct btf2btf {
 	size_t raw_out_size[2];
 	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
 	bool distill;			/* asked for */
-	bool distilled;			/* base is the distilled base the transform made */
+	bool distilled;			/* base is a distilled base, written with the BTF */
+	bool dist_read;			/* that distilled base was read (.BTF.base, FILE.base) */
+	bool relocated;			/* the BTF read on its distilled base, relocated onto base */
+	unsigned int dist_types;	/* types of the distilled base read, 0: none */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
 	struct b2b_btf_ids ids;
@@ -55,6 +58,10 @@ struct btf2btf {
  * were laid out (the caller frees it with b2b_btf_format_free()). */
 int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
 		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log);
+/* BTF of an ELF file's .BTF section or of a raw BTF file, split on base
+ * when not NULL; what, fmt and log as for b2b_parse_btf(). */
+int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
+		      struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent);
 /* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
 const char *b2b_func_name(const struct btf *btf, __u32 id);
 /* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */

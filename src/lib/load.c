@@ -15,8 +15,10 @@
 #include "btf_check.h"
 #include "btf_format.h"
 #include "btf_post.h"
+#include "distilled.h"
 #include "handle.h"
 #include "libbpf_compat.h"
+#include "split_check.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 
@@ -71,8 +73,8 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 }
 
 /* BTF of an ELF file's .BTF section, or of a raw BTF file. */
-static int load_btf_file(const char *path, struct btf *base, const char *what,
-			 struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
+int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
+		      struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
 {
 	struct b2b_log log = *parent;
 	struct b2b_section sec;
@@ -249,14 +251,12 @@ static int collect(struct btf2btf *b)
 	return b->plan.refuse_open && !b->lenient ? -EINVAL : 0;
 }
 
-/* The object's own BTF: its .BTF section, or btf_path (--btf). */
-static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what)
+/* The .BTF section, split on base when not NULL. */
+static int parse_elf_btf(struct btf2btf *b, struct btf *base, const char *what)
 {
 	struct b2b_section sec;
 	int err;
 
-	if (btf_path)
-		return load_btf_file(btf_path, b->base, what, &b->btf, &b->fmt, &b->log);
 	err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
 	if (err == -ENOENT)
 		return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
@@ -268,10 +268,30 @@ static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *wha
 		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
 				 sec.shdr.sh_type);
 	b->btf_index = sec.index;
-	err = b2b_parse_btf(sec.data, sec.size, b->base, what, &b->btf, &b->fmt, &b->log);
+	err = b2b_parse_btf(sec.data, sec.size, base, what, &b->btf, &b->fmt, &b->log);
 	/* libbpf holds its own copy now */
 	b2b_elf_release(b->elf, sec.data, sec.size);
 	return err;
+}
+
+/* The object's own BTF: its .BTF section, or btf_path (--btf); on its
+ * distilled base (.BTF.base, btf_path.base) when it carries one. */
+static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what,
+			const char *base_path)
+{
+	struct btf *dist;
+	int err;
+
+	err = btf_path ? b2b_distilled_base_file(b, btf_path, &dist)
+		       : b2b_distilled_base_section(b, &dist);
+	if (err)
+		return err;
+	if (btf_path)
+		err = b2b_load_btf_file(btf_path, dist ? dist : b->base, what, &b->btf, &b->fmt,
+					&b->log);
+	else
+		err = parse_elf_btf(b, dist ? dist : b->base, what);
+	return b2b_distilled_settle(b, dist, err, base_path);
 }
 
 int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct btf **out)
@@ -285,7 +305,7 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 		return -EINVAL;
 	log.fn = B2B_OPTS_GET(opts, log, NULL);
 	log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
-	return load_btf_file(path, NULL, "base BTF", out, NULL, &log);
+	return b2b_load_btf_file(path, NULL, "base BTF", out, NULL, &log);
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
@@ -301,7 +321,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		/* libbpf takes the base of split BTF as non-const; it never writes it */
 		b->base = (struct btf *)b->lent_base;
 	} else if (base_path) {
-		err = load_btf_file(base_path, NULL, "base BTF", &b->base, NULL, &b->log);
+		err = b2b_load_btf_file(base_path, NULL, "base BTF", &b->base, NULL, &b->log);
 		if (err)
 			return err;
 	}
@@ -325,17 +345,27 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		if (!err)
 			err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
 		if (!err)
-			err = load_elf_btf(b, btf_path, what);
+			err = load_elf_btf(b, btf_path, what, base_path);
 	} else if (is_btf_magic(data, size)) {
+		struct btf *dist = NULL;
+
 		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
-		err = b2b_parse_btf(data, size, b->base, what, &b->btf, &b->fmt, &b->log);
+		/* a raw pair X + X.base (not for an in-memory image) */
+		err = mem ? 0 : b2b_distilled_base_file(b, b->path, &dist);
+		if (!err)
+			err = b2b_parse_btf(data, size, dist ? dist : b->base, what, &b->btf,
+					    &b->fmt, &b->log);
+		err = b2b_distilled_settle(b, dist, err, base_path);
 		/* a raw BTF file is rewritten whole: no ELF to keep */
 		b2b_elf_close(b->elf);
 		b->elf = NULL;
 	} else {
 		return b2b_errno(&b->log, -ENOEXEC, "neither an ELF object nor raw BTF");
 	}
+	/* split BTF on the base given: what else the kernel checks of it */
+	if (!err && base_path)
+		err = b2b_check_split_fits(b->btf, base_path, &b->log);
 	if (err)
 		return err;
 	return collect(b);

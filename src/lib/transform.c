@@ -399,6 +399,7 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 		b->btf = result;
 		b2b_raw_out_forget(b, 0);
 	}
+	changed = changed || post->changed || post->new_base;
 	if (post->new_base) {
 		b2b_raw_out_forget(b, 1);
 		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
@@ -408,7 +409,7 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 		post->new_base = NULL;
 	}
 	b->transformed = true;
-	b->changed = changed || post->changed || b->distilled;
+	b->changed = changed;
 }
 
 int btf2btf__transform(struct btf2btf *b)

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Opening split BTF that carries its own distilled base: a module's
+ * .BTF.base section (pahole --btf_features=distilled_base, 7.3's
+ * resolve_btfids --distill_base, btf2btf --distill-base), or FILE.base beside
+ * a raw FILE (as 7.3's resolve_btfids and gen-btf.sh write X.BTF and
+ * X.BTF.base). Without a base given, the BTF is read on that distilled base
+ * (as libbpf >= 1.5 reads it) and a transform keeps it: the writers write
+ * .BTF and the distilled base together. With a base given, the BTF is
+ * relocated onto it as the kernel relocates it at module load, and a
+ * transform distills again from that base (Kbuild's --distill_base for
+ * external modules), so that what is written stays relocatable.
+ */
+#include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "btf_check.h"
+#include "btf_relocate.h"
+#include "distilled.h"
+#include "libbpf_compat.h"
+
+int b2b_distilled_base_section(struct btf2btf *b, struct btf **dist)
+{
+	struct b2b_section sec;
+	int err;
+
+	*dist = NULL;
+	err = b2b_elf_section(b->elf, ".BTF.base", &sec, &b->log);
+	if (err == -ENOENT)
+		return 0;
+	if (!err)
+		err = b2b_parse_btf(sec.data, sec.size, NULL, ".BTF.base", dist, NULL, &b->log);
+	if (!err)
+		err = b2b_check_distilled_base(*dist, ".BTF.base", &b->log);
+	if (err) {
+		btf__free(*dist);
+		*dist = NULL;
+	}
+	return err;
+}
+
+int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct btf **dist)
+{
+	size_t len = strlen(path);
+	char *base_path;
+	int err = 0;
+
+	*dist = NULL;
+	base_path = b2b_malloc(len + sizeof(".base"));
+	if (!base_path)
+		return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	memcpy(base_path, path, len);
+	memcpy(base_path + len, ".base", sizeof(".base"));
+	if (!access(base_path, F_OK)) {
+		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF", dist, NULL, &b->log);
+		if (!err)
+			err = b2b_check_distilled_base(*dist, base_path, &b->log);
+		if (err) {
+			btf__free(*dist);
+			*dist = NULL;
+		}
+	}
+	free(base_path);
+	return err;
+}
+
+/* Resolved set8 entries hold ids of the BTF as written (the kernel maps
+ * them through its relocation too): moved to the relocated ids. */
+static void remap_resolved_ids(struct btf2btf *b, const __u32 *map, __u32 nr)
+{
+	for (size_t i = 0; i < b->ids.nr_entries; i++) {
+		struct b2b_set8_entry *ent = &b->ids.entries[i];
+
+		if (b->ids.sets[ent->set].resolved && ent->id < nr)
+			ent->id = map[ent->id];
+	}
+}
+
+int b2b_distilled_settle(struct btf2btf *b, struct btf *dist, int err, const char *base_path)
+{
+	struct b2b_pass_out rel;
+	struct btf *relocated;
+	char what[4096];
+
+	if (!dist || err) {
+		btf__free(dist);
+		return err;
+	}
+	b->dist_types = btf__type_cnt(dist) - 1;
+	if (!b->base) {
+		/* the distilled base is the base: kept, and written with the BTF */
+		b->base = dist;
+		b->distilled = true;
+		b->dist_read = true;
+		return 0;
+	}
+	err = b2b_relocate(b->btf, b->base, base_path, &rel, &b->log);
+	if (err) {
+		btf__free(dist);
+		return err;
+	}
+	errno = 0;
+	relocated = b2b_btf_new(rel.data, rel.size, b->base);
+	snprintf(what, sizeof(what), ".BTF relocated onto %s", base_path);
+	if (!relocated)
+		err = b2b_errno(&b->log, errno ? -errno : -EINVAL, "%s: cannot parse: %s", what,
+				strerror(errno ? errno : EINVAL));
+	else
+		err = b2b_check_btf_types(relocated, what, &b->log);
+	if (!err) {
+		remap_resolved_ids(b, rel.map, rel.nr_map);
+		btf__free(b->btf);
+		b->btf = relocated;
+		b->relocated = true;
+		/* what a transform writes is distilled again, from this base */
+		b->distill = true;
+	} else {
+		btf__free(relocated);
+	}
+	b2b_pass_out_free(&rel);
+	btf__free(dist);
+	return err;
+}

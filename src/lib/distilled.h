@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Split BTF that carries its own distilled base (.BTF.base, FILE.base): distilled.c. */
+#ifndef BTF2BTF_DISTILLED_H
+#define BTF2BTF_DISTILLED_H
+
+#include "handle.h"
+
+/* The object's .BTF.base section, parsed and checked into *dist; *dist NULL
+ * when there is none. */
+int b2b_distilled_base_section(struct btf2btf *b, struct btf **dist);
+/* The same from path + ".base", beside raw BTF file path, when it exists. */
+int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct btf **dist);
+/* b->btf, just read on dist (which this takes; NULL: nothing to do) with
+ * error err (returned, dist freed): without a base, dist becomes b->base
+ * (written back with the BTF); with b->base (read from base_path), b->btf
+ * is relocated onto it, and a transform distills again. */
+int b2b_distilled_settle(struct btf2btf *b, struct btf *dist, int err, const char *base_path);
+
+#endif /* BTF2BTF_DISTILLED_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The kernel's checks of a module's split BTF on vmlinux that need the base: split_check.c. */
+#ifndef BTF2BTF_SPLIT_CHECK_H
+#define BTF2BTF_SPLIT_CHECK_H
+
+#include <bpf/btf.h>
+
+#include "internal.h"
+
+/* What the kernel says when it refuses a module's BTF (kernel/bpf/btf.c),
+ * the end of every message of these checks and of the relocation's. */
+#define KERNEL_REFUSES "; the kernel refuses such a module's BTF at load (\"failed to validate module [NAME] BTF: -22\")"
+
+/* Every member of split btf's own structs and unions fits in it, on the
+ * base (named base_name): 0, or -EINVAL logged naming the first that does
+ * not. Bitfields are left out. */
+int b2b_check_split_fits(const struct btf *btf, const char *base_name, const struct b2b_log *log);
+
+#endif /* BTF2BTF_SPLIT_CHECK_H */
