@@ -65,13 +65,10 @@ echo "forky's pahole 1.32 + 7.3's libbpf 1.8, 7.3's flags for pahole 1.32 (layou
 # no layout section without them (but the 32-byte header: libbpf 1.8 writes
 # that header whatever BTF it writes)
 while read -r name; do
-	read -r hdr_len < <(od -An -tu4 -j4 -N4 "$X/$name.BTF.1")
-	read -r layout_len < <(od -An -tu4 -j28 -N4 "$X/$name.BTF.1")
+	layout=$(scripts/btf-layout.sh "$X/$name.BTF.1")
 	case $name in
-	pahole132-*) [ "$hdr_len" = 32 ] && [ "$layout_len" -gt 0 ] ||
-		die "$name: pahole wrote no layout section (header $hdr_len bytes)" ;;
-	*) [ "$hdr_len" = 24 ] || [ "$layout_len" = 0 ] ||
-		die "$name: a layout section ($layout_len bytes) without the layout feature" ;;
+	pahole132-*) [ "$layout" != none ] || die "$name: pahole wrote no layout section" ;;
+	*) [ "$layout" = none ] || die "$name: a layout section without the layout feature" ;;
 	esac
 done < "$X/manifest"
 nlayout=$(grep -c '^pahole132-' "$X/manifest")

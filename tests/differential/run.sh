@@ -47,6 +47,7 @@ ROOT=$(pwd)
 B2B=${DIFF_BTF2BTF:-$ROOT/$BUILD/btf2btf}
 MKF=$ROOT/$BUILD/fixtures/mkfixture
 CANON=$ROOT/$BUILD/tests/btfcanon
+LAYOUT=$ROOT/scripts/btf-layout.sh
 FX=$ROOT/$BUILD/fixtures
 SEED=${DIFF_SEED:-20261203}
 [ "$SEED" = random ] && SEED=$(date +%s)
@@ -125,23 +126,6 @@ if [ -n "${DIFF_EXTRA:-}" ]; then
 	done < "$DIFF_EXTRA/manifest"
 fi
 
-# layout_of FILE: the layout section of the raw BTF in FILE as hex (what the
-# bytes say: the header in the file's own byte order), "none" without one
-layout_of() {
-	local f=$1 endian hdr_len off len
-	case $(od -An -tx1 -N2 "$f" | tr -d ' ') in
-	9feb) endian=little ;;
-	eb9f) endian=big ;;
-	*) echo "not-BTF"; return ;;
-	esac
-	read -r hdr_len < <(od -An -tu4 --endian=$endian -j4 -N4 "$f")
-	[ "$hdr_len" -ge 32 ] || { echo none; return; }
-	read -r off len < <(od -An -tu4 --endian=$endian -j24 -N8 "$f")
-	[ "$len" -gt 0 ] || { echo none; return; }
-	tail -c +$((hdr_len + off + 1)) "$f" | head -c "$len" | od -An -v -tx1 | tr -d ' \n'
-	echo
-}
-
 # ---- run both, compare ----
 # result line per case in $W/res/NAME: OUTCOME [DETAIL]; in $W/res/NAME.layout
 # the layout sections compared (input, outputs: "none" or their size)
@@ -206,12 +190,12 @@ run_case() {
 	# the layout sections: upstream keeps pahole's, btf2btf must write the
 	# same bytes (and the distilled bases' too)
 	local lin lup lours
-	lin=$(layout_of "$W/in/$name.BTF.1")
-	lup=$(layout_of "$up/$name.o.BTF")
-	lours=$(layout_of "$ours")
+	lin=$("$LAYOUT" "$W/in/$name.BTF.1" 2>&1)
+	lup=$("$LAYOUT" "$up/$name.o.BTF" 2>&1)
+	lours=$("$LAYOUT" "$ours" 2>&1)
 	if [ "$kind" = module-distill ]; then
-		lup="$lup base $(layout_of "$upbase")"
-		lours="$lours base $(layout_of "$ourbase")"
+		lup="$lup base $("$LAYOUT" "$upbase" 2>&1)"
+		lours="$lours base $("$LAYOUT" "$ourbase" 2>&1)"
 	fi
 	if [ "$lup" != "$lours" ]; then
 		echo "different: layout sections differ (upstream ${lup:0:80}, btf2btf ${lours:0:80})" > "$W/res/$name"
