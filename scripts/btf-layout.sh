@@ -27,5 +27,7 @@ read -r off len < <(od -An -tu4 --endian=$endian -j24 -N8 "$f")
 [ "$len" -gt 0 ] || { echo none; exit 0; }
 [ $((hdr_len + off + len)) -le "$(stat -c %s "$f")" ] ||
 	{ echo "btf-layout: error: $f: layout section past the end of the file" >&2; exit 1; }
-tail -c +$((hdr_len + off + 1)) "$f" | head -c "$len" | od -An -v -tx1 | tr -d ' \n'
+# (dd reads just the section: tail | head would end tail with SIGPIPE)
+dd if="$f" iflag=skip_bytes,count_bytes skip=$((hdr_len + off)) count="$len" status=none |
+	od -An -v -tx1 | tr -d ' \n'
 echo

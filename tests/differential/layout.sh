@@ -18,8 +18,9 @@
 #
 #   tests/differential/layout.sh BUILD_DIR RESOLVE_BTFIDS     (root)
 #
-# Needs the forky chroot (scripts/chroot.sh forky, built when missing; an
-# error when it cannot be had, never a skip).
+# Needs the forky chroot (scripts/chroot.sh forky, built when missing, or
+# the one PAHOLE_LAYOUT_ROOT names; an error when it cannot be had, never a
+# skip).
 
 set -euo pipefail
 
@@ -30,8 +31,10 @@ die() { printf 'check-layout: error: %s\n' "$*" >&2; exit 1; }
 say() { printf 'check-layout: %s\n' "$*"; }
 
 t0=$(date +%s)
-PAHOLE_LAYOUT_ROOT=$(scripts/chroot.sh forky) ||
-	die "the forky chroot is needed (scripts/chroot.sh forky: root, debootstrap, Debian's archive)"
+if [ -z "${PAHOLE_LAYOUT_ROOT:-}" ]; then
+	PAHOLE_LAYOUT_ROOT=$(scripts/chroot.sh forky) ||
+		die "the forky chroot is needed (scripts/chroot.sh forky: root, debootstrap, Debian's archive)"
+fi
 export PAHOLE_LAYOUT_ROOT
 TREE=$(scripts/fetch-linux-source.sh 7.3 trixie-backports .cache/linux-7.3)
 X=$TOP/$BUILD/layout-objects
