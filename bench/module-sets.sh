@@ -139,6 +139,18 @@ kernel_set k612 "6.12 kernel proof's modules" "$KC612" \
 kernel_set k73 "7.3 kernel proof's modules" "$KC73" "$KC73/testmod/bpf_testmod.ko"
 
 # ---- Debian's modules ----
+# modules_into TREE DIR: every module of TREE, decompressed, as DIR/NAME.ko
+modules_into() {
+	find "$1" -name '*.ko*' | while read -r m; do
+		n=$(basename "$m") n=${n%%.ko*}
+		case $m in
+		*.xz) xz -dc "$m" ;;
+		*.zst) zstd -qdc "$m" ;;
+		*.gz) gzip -dc "$m" ;;
+		*) cat "$m" ;;
+		esac >"$2/$n.ko"
+	done
+}
 deb_ok() {
 	list=$(dpkg-deb -c "$1" 2>/dev/null) || return 1
 	case $list in *'/vmlinuz-'*) ;; *) return 1 ;; esac
@@ -155,9 +167,32 @@ XV=
 for x in "$CACHE/../linux-7.3/src/linux-source-7.3" "$KC612/src/linux-source-6.12"; do
 	[ -x "$x/scripts/extract-vmlinux" ] && XV=$x/scripts/extract-vmlinux && break
 done
-if [ -z "$DEB" ]; then
-	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB)"
+# else the kernels make corpus-debian fetched (scripts/fetch-debian-kernel.sh:
+# VERSION/vmlinux and VERSION/root/lib/modules unpacked), bookworm's 6.1
+# first: BENCH_DEBIAN_KERNEL names one such VERSION directory
+KDIR=${BENCH_DEBIAN_KERNEL:-}
+dir=
+if [ -z "$DEB" ] && [ -z "$KDIR" ]; then
+	for d in "$KROOT"/debian-kernels/bookworm/cloud-amd64/*/ "$KROOT"/debian-kernels/*/cloud-amd64/*/; do
+		if [ -f "$d/.complete" ] && [ -f "$d/vmlinux" ]; then KDIR=${d%/}; break; fi
+	done
+fi
+if [ -z "$DEB" ] && [ -n "$KDIR" ]; then
+	ver=$(basename "$(dirname "$KDIR")")-$(basename "$KDIR")
+	dir=$CACHE/debian-$ver.$(stamp "$KDIR/vmlinux")
+	if [ ! -f "$dir/.complete" ]; then
+		rm -rf "$CACHE/debian-$ver".*
+		say "Debian $ver: its modules from $KDIR (once)"
+		mkdir -p "$dir/all"
+		cp "$KDIR/vmlinux" "$dir/vmlinux"
+		modules_into "$KDIR/root" "$dir/all"
+		touch "$dir/.complete"
+	fi
+elif [ -z "$DEB" ]; then
+	dir=
+	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB), and no kernel of make corpus-debian in $KROOT/debian-kernels (or set BENCH_DEBIAN_KERNEL)"
 elif [ -z "$XV" ]; then
+	dir=
 	skip "Debian's modules" "no scripts/extract-vmlinux (a linux-source tree in .cache/linux-7.3 or the 6.12 kernel cache)"
 else
 	ver=$(dpkg-deb -f "$DEB" Package | sed 's/^linux-image-//')
@@ -168,17 +203,12 @@ else
 		mkdir -p "$dir/all"
 		dpkg-deb -x "$DEB" "$dir/x"
 		sh "$XV" "$dir"/x/boot/vmlinuz-* >"$dir/vmlinux" 2>>"$LOG"
-		find "$dir/x" -name '*.ko*' | while read -r m; do
-			n=$(basename "$m") n=${n%%.ko*}
-			case $m in
-			*.xz) xz -dc "$m" ;;
-			*.zst) zstd -qdc "$m" ;;
-			*) cat "$m" ;;
-			esac >"$dir/all/$n.ko"
-		done
+		modules_into "$dir/x" "$dir/all"
 		rm -rf "$dir/x"
 		touch "$dir/.complete"
 	fi
+fi
+if [ -n "$dir" ]; then
 	total=$(ls "$dir/all" | wc -l)
 	if ! readelf -S "$dir/vmlinux" 2>/dev/null | grep -q ' \.BTF '; then
 		skip "Debian $ver modules" "no .BTF in the vmlinux extract-vmlinux made of its vmlinuz (see $LOG)"
@@ -207,7 +237,9 @@ else
 		objcopy --dump-section .BTF="$sel/$g/$n.BTF.1" "$dir/all/$n.ko" "$sel/$g/$n.tmp"
 		rm -f "$sel/$g/$n.tmp"
 		objcopy --remove-section .BTF "$dir/all/$n.ko" "$sel/$g/$n.pre.ko"
-		cp "$dir/all/$n.ko" "$sel/$g/$n.ko"
+		# as the BTF phase meets it: before modules_sign (objcopy keeps the
+		# sections, not the signature appended after them)
+		objcopy "$dir/all/$n.ko" "$sel/$g/$n.ko"
 	done
 	nsel=$(find "$sel" -name '*.pre.ko' | wc -l)
 	printf 'set\t%s\t%s\t%s\t%s\t%s\n' debian "Debian $ver modules" "$dir/vmlinux" "$sel" \

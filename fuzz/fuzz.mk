@@ -5,6 +5,13 @@
 #                                 from the fixtures, fuzz; crashes land in
 #                                 tests/corpus/ (replayed by `make check`)
 #   make fuzz-build               just the binary
+#   make fuzz-ci [FUZZ_SECONDS=120]   the bounded campaign .ci/run runs: from
+#                                 the seeds and the corpus kept in the repo
+#                                 (fuzz/corpus.tar.xz); fails on any finding
+#                                 or when it ran too few inputs to mean anything
+#   make fuzz-corpus              merge build/fuzz/corpus into the kept corpus
+#                                 (libFuzzer -merge=1: the inputs that add
+#                                 coverage) and repack fuzz/corpus.tar.xz
 #   make check-valgrind           the cmocka suite with every CLI run under
 #                                 valgrind --leak-check=full (error exit 99), then
 #                                 test_corpus itself (the library) under memcheck
@@ -20,7 +27,15 @@ FUZZ_OBJS	:= $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(notdir $(FUZZ_SRCS)))
 FUZZ_CORPUS	:= $(FUZZ_DIR)/corpus
 FUZZ_SEEDS	:= $(FUZZ_DIR)/seeds
 
-.PHONY: fuzz fuzz-build fuzz-seeds check-valgrind
+FUZZ_KEPT	:= fuzz/corpus.tar.xz
+# CI's campaign: a finding lands here, not in tests/corpus/ (a fresh clone's
+# CI log names it; a developer reproduces it with make fuzz)
+FUZZ_CI_DIR	:= $(FUZZ_DIR)/ci
+# fewer runs than this in a campaign means the harness or the machine broke,
+# not that the library is clean (a quiet 120 s campaign does ~1,000,000)
+FUZZ_MIN_RUNS	?= 10000
+
+.PHONY: fuzz fuzz-build fuzz-seeds fuzz-ci fuzz-corpus fuzz-unpack check-valgrind
 
 $(FUZZ_DIR)/obj/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h)
 	@mkdir -p $(@D)
@@ -39,13 +54,49 @@ fuzz-build: $(FUZZ_BIN)
 fuzz-seeds: fixtures
 	./fuzz/mkseeds.sh $(FIXTURE_DIR) $(MKFIXTURE) $(FUZZ_SEEDS)
 
+# the kept corpus, unpacked into the working one (new inputs are added to it)
+fuzz-unpack:
+	@mkdir -p $(FUZZ_CORPUS)
+	tar -xJf $(FUZZ_KEPT) -C $(FUZZ_CORPUS)
+
 # -artifact_prefix: every crash, leak or timeout becomes a regression file
-fuzz: $(FUZZ_BIN) fuzz-seeds
+fuzz: $(FUZZ_BIN) fuzz-seeds fuzz-unpack
 	@mkdir -p $(FUZZ_CORPUS) tests/corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -dict=fuzz/btf2btf.dict \
 		-artifact_prefix=tests/corpus/ $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
 		$(FUZZ_CORPUS) $(FUZZ_SEEDS) tests/corpus
+
+fuzz-ci: $(FUZZ_BIN) fuzz-seeds
+	@rm -rf $(FUZZ_CI_DIR) && mkdir -p $(FUZZ_CI_DIR)/corpus $(FUZZ_CI_DIR)/findings
+	@tar -xJf $(FUZZ_KEPT) -C $(FUZZ_CI_DIR)/corpus
+	@echo "fuzz-ci: $(FUZZ_SECONDS) s from $$(ls $(FUZZ_SEEDS) | wc -l) seeds and" \
+		"$$(ls $(FUZZ_CI_DIR)/corpus | wc -l) kept inputs ($(FUZZ_KEPT))"
+	@$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -dict=fuzz/btf2btf.dict \
+		-artifact_prefix=$(abspath $(FUZZ_CI_DIR))/findings/ \
+		$(FUZZ_CI_DIR)/corpus $(FUZZ_SEEDS) tests/corpus > $(FUZZ_CI_DIR)/log 2>&1; rc=$$?; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_CI_DIR)/log); \
+	found=$$(ls $(FUZZ_CI_DIR)/findings); \
+	if [ $$rc -ne 0 ] || [ -n "$$found" ]; then \
+		tail -60 $(FUZZ_CI_DIR)/log; \
+		echo "fuzz-ci: FAILED (exit $$rc) after $${runs:-?} runs; findings: $$found"; \
+		echo "fuzz-ci: reproduce with FUZZ_VERBOSE=1 $(FUZZ_BIN) <finding>, then see fuzz/README.md"; \
+		exit 1; \
+	fi; \
+	[ "$${runs:-0}" -ge $(FUZZ_MIN_RUNS) ] || \
+		{ tail -20 $(FUZZ_CI_DIR)/log; echo "fuzz-ci: only $${runs:-0} runs (< $(FUZZ_MIN_RUNS))"; exit 1; }; \
+	echo "fuzz-ci: $$runs runs, $$(sed -n 's/^stat::new_units_added: *//p' $(FUZZ_CI_DIR)/log) new inputs, no finding"
+
+# -merge=1 keeps the inputs that add coverage over what is kept already;
+# the archive is packed so that the same inputs give the same bytes
+fuzz-corpus: $(FUZZ_BIN)
+	@rm -rf $(FUZZ_DIR)/merged && mkdir -p $(FUZZ_DIR)/merged $(FUZZ_CORPUS)
+	$(FUZZ_BIN) -merge=1 $(FUZZ_DIR)/merged $(FUZZ_CORPUS) $(FUZZ_SEEDS) > $(FUZZ_DIR)/merge.log 2>&1 || \
+		{ tail -20 $(FUZZ_DIR)/merge.log; exit 1; }
+	tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C $(FUZZ_DIR)/merged -cf - . | \
+		xz -9e -T1 > $(FUZZ_KEPT).tmp && mv $(FUZZ_KEPT).tmp $(FUZZ_KEPT)
+	@echo "fuzz-corpus: $$(ls $(FUZZ_DIR)/merged | wc -l) inputs kept in $(FUZZ_KEPT)"
 
 # The non-sanitized test CLI (valgrind and ASan do not mix). Valgrind's
 # error exit code is 99, not 1: 1 is the CLI's own "refused" status, which

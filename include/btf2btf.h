@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define BTF2BTF_VERSION "0.2.0"
+#define BTF2BTF_VERSION "0.3.0"
 
 /* Kernel values (include/linux/btf.h, include/linux/btf_ids.h). */
 #define BTF2BTF_KF_FASTCALL		(1U << 12)
@@ -40,6 +40,13 @@ extern "C" {
 #else
 #define BTF2BTF_API
 #endif
+
+/*
+ * Deprecation, as libbpf does it: a symbol stays exported (same SONAME)
+ * and the compiler warns its callers; it goes only with a SONAME bump.
+ */
+#define BTF2BTF_DEPRECATED_SINCE(version, msg) \
+	__attribute__((deprecated("btf2btf v" #version ": " msg)))
 
 struct btf;
 struct btf2btf;
@@ -85,7 +92,9 @@ struct btf2btf_opts {
 	size_t sz;			/* sizeof(struct btf2btf_opts), for ABI growth */
 	const char *btf_path;		/* raw BTF to use instead of the object's .BTF */
 	const char *base_path;		/* base BTF (ELF or raw) when the BTF is split */
-	bool add_kfunc_tags;		/* also BTF2BTF_FEAT_KFUNC_TAGS */
+	/* deprecated since 0.3.0: .features = BTF2BTF_FEAT_KFUNC_TAGS says it
+	 * (still honoured; a field cannot carry the compiler's warning) */
+	bool add_kfunc_tags;
 	btf2btf_log_fn log;		/* NULL: stay silent */
 	void *log_ctx;
 	/* For linting: set8s disagreeing on KF_IMPLICIT_ARGS for one kfunc are
@@ -334,6 +343,7 @@ BTF2BTF_API const struct btf2btf_object_info *btf2btf__object_info(const struct 
 BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */
+BTF2BTF_DEPRECATED_SINCE(0.3.0, "use btf2btf__kf_flags_str(), the one spelling of flags")
 BTF2BTF_API const char *btf2btf__kf_flag_name(unsigned int bit);
 
 /* KF_* flags as text, the one spelling of every message and view:

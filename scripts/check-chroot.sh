@@ -8,8 +8,12 @@
 # tree's .cache (Linux 7.3 source and the resolve_btfids oracle, built on
 # this machine: its output does not depend on the toolchain), bind-mounted
 # read-only at the same path; /proc is mounted, and /sys/kernel/btf read-only
-# (tests read the running kernel's BTF). Everything mounted is unmounted and
-# the copy removed on every exit. Extra arguments go to make (e.g. CC=clang).
+# (tests read the running kernel's BTF). Then the chroot's btf2btf is given
+# what this machine's build (build/btf2btf, when built) wrote for its
+# fixtures and the running kernel's BTF (tests/same-output.sh): the same
+# bytes and exit statuses, or the run fails. Everything mounted is unmounted
+# and the copy removed on every exit. Extra arguments go to make (e.g.
+# CC=clang).
 #
 #   scripts/check-chroot.sh SUITE [MAKE ARGS...]     (root)
 #
@@ -65,6 +69,16 @@ inside=${work#"$ROOT"}
 	grep -zv '^\.cache$' | tar --null -T - --ignore-failed-read -cf - 2> /dev/null) | tar -C "$work" -xf -
 ln -sfn "$CACHE" "$work/.cache"
 
+# what this machine's btf2btf writes, for the chroot's to write again
+same=
+if [ -x "$TOP/build/btf2btf" ] && [ -d "$TOP/build/fixtures" ]; then
+	"$TOP/tests/same-output.sh" record "$TOP/build/btf2btf" "$TOP/build/fixtures" "$work/same-output" >&2 ||
+		die "tests/same-output.sh record failed"
+	same=SAME_OUTPUT_REF=$inside/same-output
+else
+	say "$SUITE: no build/btf2btf here: the same-output check is left out (make first)"
+fi
+
 mount_at "$ROOT/proc" -t proc proc
 [ -d /sys/kernel/btf ] && mount_ro /sys/kernel/btf "$ROOT/sys/kernel/btf"
 mount_ro "$CACHE" "$ROOT$CACHE"
@@ -72,8 +86,9 @@ mount_ro "$CACHE" "$ROOT$CACHE"
 say "$SUITE: make check $* in $inside"
 rc=0
 chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-	TERM=dumb TMPDIR=/tmp /bin/bash -c 'cd "$1" && shift && make -j"$(nproc)" CFLAGS="-O2 -g -Werror" "$@" all &&
-		      make -k CFLAGS="-O2 -g -Werror" DOCS=skip "$@" check' \
-	check-chroot "$inside" "$@" || rc=$?
+	TERM=dumb TMPDIR=/tmp /bin/bash -c 'cd "$1" && same=$2 && shift 2 &&
+		make -j"$(nproc)" CFLAGS="-O2 -g -Werror" "$@" all &&
+		make -k CFLAGS="-O2 -g -Werror" DOCS=skip "$@" check ${same:+check-same-output "$same"}' \
+	check-chroot "$inside" "$same" "$@" || rc=$?
 say "$SUITE: make check $*: exit $rc in $(( $(date +%s) - t0 )) s"
 exit "$rc"

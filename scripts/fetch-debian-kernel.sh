@@ -7,7 +7,7 @@
 #
 #   scripts/fetch-debian-kernel.sh SUITE FLAVOUR CACHE
 #
-# e.g. `scripts/fetch-debian-kernel.sh bookworm cloud-amd64 .cache/debian-kernels`.
+# e.g. `scripts/fetch-debian-kernel.sh bookworm cloud-amd64 /var/cache/btf2btf/debian-kernels`.
 # The metapackage linux-image-FLAVOUR of SUITE names the current kernel
 # package; up to 6.12 it holds vmlinuz and the modules, from 7.x they are in
 # the linux-binary-* and linux-modules-* packages it depends on: every

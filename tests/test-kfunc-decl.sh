@@ -4,8 +4,10 @@
 # btf2btf --kfuncs --format=c on the fixtures: the header compiles with
 # clang -target bpf next to bpftool's vmlinux.h of the same BTF (included
 # before or after it, or alone), next to a vmlinux.h that already has
-# bpftool >= 7.5's kfunc externs (the block tests/kfunc-externs.c writes, as
-# Debian 12's bpftool 7.1 writes none), with BPF_NO_KFUNC_PROTOTYPES, and
+# bpftool >= 7.5's kfunc externs (this bpftool's own, which must be
+# btf2btf's declarations, when it is >= 7.5; else the block
+# tests/kfunc-externs.c writes: Debian 12's bpftool 7.1 writes none), with
+# BPF_NO_KFUNC_PROTOTYPES, and
 # next to hand-written externs of the same prototype; a hand-written extern
 # of another prototype must not compile with it (the check can fail).
 # KF_IMPLICIT_ARGS kfuncs are declared with the reduced prototype (also in
@@ -50,14 +52,47 @@ nparams() {
 	sed -n "s/^\[$id\] FUNC_PROTO .* vlen=\([0-9]*\)$/\1/p" "$1.dump"
 }
 has_line() { grep -qxF -- "$2" "$1" || { echo "    not in $1: $2"; return 1; }; }
+# the extern lines of bpftool's vmlinux.h $1 are those of btf2btf's header
+# $2, in what this bpftool can spell (measured: trixie's bpftool 7.5 with
+# libbpf 1.5 prints 7.3's arena type attribute as the type tag it is in the
+# BTF, btf_type_tag("X") for X, and without a __bpf_fastcall macro in
+# vmlinux.h writes no __bpf_fastcall; forky's 7.8 with libbpf 1.8 writes
+# both as btf2btf does)
+cmp_externs() {
+	local fastcall=
+	grep -q '^#define __bpf_fastcall' "$1" || fastcall='s/^extern __bpf_fastcall /extern /'
+	grep '^extern ' "$1" | sed 's/__attribute__((btf_type_tag("\(address_space([0-9]*)\)")))/__attribute__((\1))/g' |
+		sort > "$1.ext"
+	grep '^extern ' "$2" | sed "$fastcall" | sort > "$2.ext"
+	grep -q 'btf_type_tag("address_space' "$1" &&
+		echo "    bpftool writes address_space(1) as btf_type_tag(\"address_space(1)\") (an older libbpf)"
+	[ -z "$fastcall" ] || echo "    bpftool writes no __bpf_fastcall (an older bpftool): compared without it"
+	diff "$1.ext" "$2.ext" | sed 's/^/    /'
+	[ "${PIPESTATUS[0]}" = 0 ]
+}
 
 # vmlinux.h with bpftool >= 7.5's kfunc block, from the BTF with the tags a
-# 7.3 kernel has (bpf_kfunc, bpf_fastcall, reduced prototypes)
+# 7.3 kernel has (bpf_kfunc, bpf_fastcall, reduced prototypes): the one the
+# bpftool here writes when it is >= 7.5, of the BTF with 7.3's arena
+# attributes too (its externs are then btf2btf's declarations, a check);
+# else bpftool's types with the block kfunc-externs.c writes (with Debian
+# 12's libbpf, which prints no arena attribute)
 vmlinux_with_externs() {
 	local d=$1 obj=$2
 	shift 2
+	"$BTF2BTF" -q --features=implicit_args,kfunc_tags,fastcall_tags,arena_attrs "$@" \
+		-o "$d/tagged-arena.btf" "$obj" ||
+		{ echo "    could not transform $obj"; return 1; }
+	if bpftool btf dump file "$d/tagged-arena.btf" "$@" format c > "$d/vmlinux-arena.h" 2> /dev/null &&
+	   grep -q '__weak __ksym;$' "$d/vmlinux-arena.h"; then
+		check "$fx: bpftool's own kfunc externs of the transformed BTF are btf2btf's" \
+			cmp_externs "$d/vmlinux-arena.h" "$d/kfuncs.h"
+		cp "$d/vmlinux-arena.h" "$d/with-externs/vmlinux.h"
+		return
+	fi
 	"$BTF2BTF" -q --features=implicit_args,kfunc_tags,fastcall_tags "$@" -o "$d/tagged.btf" "$obj" &&
-	bpftool btf dump file "$d/tagged.btf" "$@" format c > "$d/vmlinux-bpftool.h" &&
+	bpftool btf dump file "$d/tagged.btf" "$@" format c > "$d/vmlinux-bpftool.h" ||
+		{ echo "    could not make $d/vmlinux.h with externs"; return 1; }
 	"$KFUNC_EXTERNS" "$d/tagged.btf" ${2:+"$2"} > "$d/externs.h" 2>&1 ||
 		{ echo "    could not make $d/vmlinux.h with externs"; return 1; }
 	# at the end of the types, where bpftool puts it
@@ -78,7 +113,7 @@ HELPERS='#define __ksym __attribute__((section(".ksyms")))
 # a hand-written extern of one of them (the BPF prototype), one of the
 # kernel prototype of a KF_IMPLICIT_ARGS kfunc (must conflict)
 run_fixture() {
-	local fx=$1 obj=$2 base=$3 body=$4 hand=$5 wrong=$6 d=$T/$1 bargs=() v
+	local fx=$1 obj=$2 base=$3 body=$4 hand=$5 wrong=$6 d=$T/$1 bargs=() v guard
 	[ -z "$base" ] || bargs=(-B "$base")
 	mkdir -p "$d/with-externs"
 	check "$fx: --kfuncs --format=c exits 0" \
@@ -88,8 +123,20 @@ run_fixture() {
 	bpftool btf dump file "$obj" "${bargs[@]}" format c > "$d/vmlinux.h" 2>&1
 	grep -q '^#define __VMLINUX_H__' "$d/vmlinux.h" || { ko "$fx: bpftool dump"; return; }
 	cp "$d/kfuncs.h" "$d/with-externs/"
+	# bpftool >= 7.5 declares the kfuncs of BTF with bpf_kfunc tags (clang
+	# puts them in its fixture): here with this untransformed object's
+	# kernel prototypes, which a running 7.3 kernel's BTF does not have (a
+	# transformed BTF's vmlinux.h, checked below, declares what btf2btf
+	# does). A program with other declarations turns them off with
+	# bpftool's guard, BPF_NO_KFUNC_PROTOTYPES.
+	guard=
+	if grep -q '__weak __ksym;$' "$d/vmlinux.h"; then
+		guard='#define BPF_NO_KFUNC_PROTOTYPES'
+		echo "    $fx: bpftool's vmlinux.h of the untransformed object declares its kfuncs: $guard"
+	fi
 	check "$fx: after bpftool's vmlinux.h" cc_ok "$d" after \
-		"#include \"vmlinux.h\"
+		"$guard
+#include \"vmlinux.h\"
 #include \"kfuncs.h\"
 $body"
 	for v in bpf_kfunc_implicit_arg bpf_fc; do
@@ -98,19 +145,22 @@ $body"
 		check "$fx: $v is a 1-parameter extern in the program's BTF ($n)" test "$n" = 1
 	done
 	check "$fx: before bpftool's vmlinux.h" cc_ok "$d" before \
-		"#include \"kfuncs.h\"
+		"$guard
+#include \"kfuncs.h\"
 #include \"vmlinux.h\"
 $body"
 	check "$fx: alone" cc_ok "$d" alone "#include \"kfuncs.h\"
 $body"
 	check "$fx: hand-written extern of the same prototype" cc_ok "$d" hand \
-		"#include \"vmlinux.h\"
+		"$guard
+#include \"vmlinux.h\"
 $HELPERS
 $hand
 #include \"kfuncs.h\"
 $body"
 	if [ -n "$wrong" ]; then
-		if cc "$d" wrong "#include \"vmlinux.h\"
+		if cc "$d" wrong "$guard
+#include \"vmlinux.h\"
 $HELPERS
 $wrong
 #include \"kfuncs.h\"
@@ -148,7 +198,8 @@ $body"
 	check "$fx: --vmlinux-h defines no typedef itself" \
 		test "$(grep -c '^typedef' "$d/kfuncs-vh.h")" = 0
 	cp "$d/kfuncs-vh.h" "$d/kfuncs.h.vh"
-	check "$fx: --vmlinux-h header alone" cc_ok "$d" vh "#include \"kfuncs.h.vh\"
+	check "$fx: --vmlinux-h header alone" cc_ok "$d" vh "$guard
+#include \"kfuncs.h.vh\"
 $body"
 }
 

@@ -190,6 +190,33 @@ static void expect_read_refused(const void *data, size_t size, int err, const ch
 		fail_msg("expected \"%s\" in: %s", text, msgs);
 }
 
+/* The plain form at an aligned address is read in place (a base mapped
+ * from a file is copied once, by libbpf); at an odd address it is copied. */
+static void test_plain_read_in_place(void **state)
+{
+	struct b2b_btf_format fmt;
+	size_t size, n_size;
+	void *native = native_of("kfuncs.gcc.o", &size), *n;
+	char *odd = malloc(size + 1);
+
+	(void)state;
+	assert_int_equal(b2b_btf_read(native, size, 1, "test", &test_log, &n, &n_size, &fmt), 0);
+	assert_ptr_equal(n, native);
+	assert_int_equal(n_size, size);
+	assert_true(b2b_btf_format_is_plain(&fmt));
+	b2b_btf_format_free(&fmt);
+
+	memcpy(odd + 1, native, size);
+	assert_int_equal(b2b_btf_read(odd + 1, size, 1, "test", &test_log, &n, &n_size, &fmt), 0);
+	assert_ptr_not_equal(n, odd + 1);
+	assert_int_equal((uintptr_t)n % 4, 0);
+	assert_memory_equal(n, native, size);
+	free(n);
+	b2b_btf_format_free(&fmt);
+	free(odd);
+	free(native);
+}
+
 static void test_unknown_kind_refused_by_number(void **state)
 {
 	struct b2b_btf_format fmt;
@@ -280,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_layout_round_trip),
 		cmocka_unit_test(test_layout_round_trip_big_endian),
 		cmocka_unit_test(test_transform_keeps_layout),
+		cmocka_unit_test(test_plain_read_in_place),
 		cmocka_unit_test(test_unknown_kind_refused_by_number),
 		cmocka_unit_test(test_wide_vlen_refused),
 		cmocka_unit_test(test_header_tail),

@@ -355,9 +355,9 @@ static void test_sort_idempotent_and_kfuncs_remapped(void **state)
 	th_cleanup();
 }
 
-/* The public kfunc table made before the transform (as -vv makes it) is
- * brought up to date by it: the same pointers, re-sorted by the new ids with
- * the items, every field as in a table made after the transform. Returns
+/* The kfunc table asked for before the transform (as -vv asks) is the one
+ * the transform updates: the same pointers, re-sorted by the new ids, every
+ * field as in a table asked for after the transform. Returns
  * how many entries the sort moved. */
 static size_t check_kfunc_view_before_transform(const char *fixture)
 {
@@ -374,7 +374,7 @@ static size_t check_kfunc_view_before_transform(const char *fixture)
 	for (size_t i = 0; i < n; i++) {
 		before[i] = btf2btf__kfunc(early, i);
 		assert_non_null(before[i]);
-		names[i] = strdup(before[i]->name);	/* the entry's name moves with the BTF */
+		names[i] = strdup(before[i]->name);	/* entry i may hold another kfunc after the re-sort */
 		assert_non_null(names[i]);
 		pending += before[i]->planned != before[i]->state;
 	}
@@ -1092,8 +1092,8 @@ static void test_distill_split_fixture(void **state)
 static void test_distill_on_sys_vmlinux(void **state)
 {
 	struct btf *full = btf__parse("/sys/kernel/btf/vmlinux", NULL), *mod, *dist, *split;
-	int task = btf__find_by_name_kind(full, "task_struct", BTF_KIND_STRUCT);
-	int u64 = btf__find_by_name_kind(full, "u64", BTF_KIND_TYPEDEF);
+	int task = full ? btf__find_by_name_kind(full, "task_struct", BTF_KIND_STRUCT) : -1;
+	int u64 = full ? btf__find_by_name_kind(full, "u64", BTF_KIND_TYPEDEF) : -1;
 	int ptr, anon, proto, func;
 	struct b2b_pass_out o;
 	void *braw;
@@ -1101,7 +1101,7 @@ static void test_distill_on_sys_vmlinux(void **state)
 	const void *raw;
 
 	(void)state;
-	if (!full || task <= 0 || u64 <= 0)
+	if (task <= 0 || u64 <= 0)
 		fail_msg("this test needs /sys/kernel/btf/vmlinux with task_struct and u64");
 	mod = btf__new_empty_split(full);
 	ptr = btf__add_ptr(mod, task);
@@ -1218,11 +1218,29 @@ static void test_distill_cli(void **state)
 	th_cleanup();
 }
 
+/* Whether an own type of split BTF mod has the canonical form of a type of
+ * its base (one that a dedup against the base would fold). */
+static bool has_base_duplicate(const struct btf *mod, const struct btf *base)
+{
+	for (__u32 id = btf__type_cnt(base); id < btf__type_cnt(mod); id++) {
+		char a[4096], b[4096];
+
+		canon(mod, id, 0, a, sizeof(a));
+		for (__u32 bid = 1; bid < btf__type_cnt(base); bid++) {
+			canon(base, bid, 0, b, sizeof(b));
+			if (!strcmp(a, b))
+				return true;
+		}
+	}
+	return false;
+}
+
 /*
  * A module as the kernel build makes it: gcc -g, pahole -J on the base,
  * pahole -J --btf_base on the module (deduplicated against the base). Dedup
- * takes the hash path, the distilled base relocates onto the real one, and
- * every module type means what it meant.
+ * takes the hash path when pahole left nothing to fold and gives
+ * btf__dedup()'s result either way; the distilled base relocates onto the
+ * real one, and every module type means what it meant.
  */
 static void test_distill_pahole_module(void **state)
 {
@@ -1246,7 +1264,7 @@ static void test_distill_pahole_module(void **state)
 	const void *raw;
 	struct run r;
 	FILE *f;
-	bool went_full;
+	bool went_full, dup;
 
 	(void)state;
 	th_require_tool("gcc");
@@ -1266,10 +1284,20 @@ static void test_distill_pahole_module(void **state)
 	full = th_parse(base_o, NULL);
 	mod = th_parse(mod_o, full);
 	raw = raw_of(mod, &size);
-	/* pahole deduplicated it against the base: nothing to fold, hash path */
+	/*
+	 * Whether the pahole that ran left a module type equal to a base type:
+	 * 1.24 (libbpf 1.1) leaves none; forky's 1.32 (libbpf 1.7) keeps its
+	 * own typedef u64, which libbpf 1.7's btf__dedup() does not fold
+	 * either. Only then does the dedup leave the hash path; its result is
+	 * btf__dedup()'s either way.
+	 */
+	dup = has_base_duplicate(mod, full);
 	assert_int_equal(b2b_dedup(raw, size, full, btf__type_cnt(mod), &o, &went_full), 0);
-	assert_false(went_full);
-	assert_null(o.data);
+	assert_true(went_full == dup);
+	if (!went_full)
+		assert_null(o.data);	/* the hash path: nothing to fold */
+	b2b_pass_out_free(&o);
+	check_dedup_equivalent(raw, size, full, btf__type_cnt(mod), dup);
 	assert_int_equal(b2b_distill_base(raw, size, full, &braw, &bsize, &d), 0);
 	dist = parse_raw(braw, bsize, NULL);
 	split = parse_raw(d.data, d.size, dist);

@@ -44,6 +44,13 @@ check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
 check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
 .PHONY: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
+# The bytes this build writes for what another build recorded
+# (tests/same-output.sh record, scripts/check-chroot.sh: the host's build,
+# compared in the trixie and forky chroots)
+check-same-output: $(BTF2BTF_BIN)
+	@[ -n "$(SAME_OUTPUT_REF)" ] || { echo "check-same-output: give SAME_OUTPUT_REF=DIR (tests/same-output.sh record)"; exit 1; }
+	@./tests/same-output.sh compare $(BTF2BTF_BIN) $(SAME_OUTPUT_REF)
+.PHONY: check-same-output
 # run-tests.sh itself: a passing program is one line, a failing one shown whole
 check-run-tests:
 	@./tests/check-run-tests.sh
@@ -82,9 +89,11 @@ check: check-kfunc-decl
 .PHONY: check-kfunc-decl
 # Debian's own cloud kernels (bookworm 6.1, trixie 6.12, sid 7.2,
 # trixie-backports 7.3) and all their modules through every view and the
-# transform in memory: fetched into DEBIAN_KERNELS (outside git, keyed on the
-# package version), not part of `make check` (network, minutes); .ci/run runs it
-DEBIAN_KERNELS	?= .cache/debian-kernels
+# transform in memory: fetched into DEBIAN_KERNELS (outside the clone, as the
+# kernel proofs' caches, keyed on the package version: a fresh clone on a
+# machine that fetched them before reuses them), not part of `make check`
+# (network, minutes); .ci/run runs it
+DEBIAN_KERNELS	?= $(KERNEL_CACHE_ROOT)/debian-kernels
 corpus-debian: $(BTF2BTF_BIN)
 	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
 .PHONY: corpus-debian

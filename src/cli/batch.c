@@ -43,6 +43,16 @@ void cli_json_done(struct json *j)
 		json_finish(j);
 }
 
+void cli_json_error(void)
+{
+	struct json *j = cli_json_record();
+
+	json_start_object(j);
+	json_string_field(j, "error", cli_opts()->first_error[0] ? cli_opts()->first_error : "failed");
+	json_end_object(j);
+	cli_json_done(j);
+}
+
 static void tally_json(const char *mode)
 {
 	json_key(&doc, "tally");

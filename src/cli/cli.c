@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "json.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -85,16 +84,6 @@ int cli_fail(const char *path, int err)
 		cli.split_without_base = false;
 	}
 	return 1;
-}
-
-void cli_json_error(void)
-{
-	struct json *j = cli_json_record();
-
-	json_start_object(j);
-	json_string_field(j, "error", cli.first_error[0] ? cli.first_error : "failed");
-	json_end_object(j);
-	cli_json_done(j);
 }
 
 const char *cli_state_str(enum btf2btf_kfunc_state s)

@@ -25,9 +25,7 @@ void *b2b_arena_alloc(struct b2b_arena *a, size_t size)
 	if (!blk || blk->size - blk->used < size) {
 		size_t cap = size > BLOCK_MIN ? size : BLOCK_MIN;
 
-		if (b2b_fault_nomem())
-			return NULL;
-		blk = malloc(sizeof(*blk) + cap);
+		blk = b2b_malloc(sizeof(*blk) + cap);
 		if (!blk)
 			return NULL;
 		blk->used = 0;

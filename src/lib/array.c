@@ -16,9 +16,9 @@ int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem)
 		return 0;
 	if (n < need)
 		n = need;
-	if (n > SIZE_MAX / elem || b2b_fault_nomem())
+	if (n > SIZE_MAX / elem)
 		return -ENOMEM;
-	p = realloc(*arr, n * elem);
+	p = b2b_realloc(*arr, n * elem);
 	if (!p)
 		return -ENOMEM;
 	*arr = p;

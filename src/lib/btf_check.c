@@ -29,26 +29,6 @@ static int bad_ref(const struct b2b_log *log, const char *what, __u32 id, const 
 			 what, id, field, ref, cnt - 1);
 }
 
-__u64 b2b_btf_str_end(const struct btf *btf)
-{
-	__u64 lo = 0, hi = (__u64)UINT32_MAX + 1;
-	int saved = errno;
-
-	/* btf__name_by_offset() accepts exactly [0, end): bisect for end */
-	if (!btf__name_by_offset(btf, 0))
-		hi = 0;
-	while (hi && hi - lo > 1) {
-		__u64 mid = lo + (hi - lo) / 2;
-
-		if (btf__name_by_offset(btf, (__u32)mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	errno = saved;
-	return hi;
-}
-
 /* The BTF checked, parsed by libbpf or raw (native endian), and what every
  * type is checked against, computed once per pass. */
 struct view {

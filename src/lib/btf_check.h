@@ -18,7 +18,4 @@ int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2
 int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, const char *what,
 		      const struct b2b_log *log);
 
-/* End of the strings of btf and its bases: names are at offsets [0, end). */
-__u64 b2b_btf_str_end(const struct btf *btf);
-
 #endif /* BTF2BTF_BTF_CHECK_H */

@@ -310,7 +310,7 @@ static int index_base(struct dedup *d)
 	}
 	x->shift = 32 - bits;
 	x->start = b2b_calloc((size_t)nr_buckets + 1, sizeof(*x->start));
-	x->ent = b2b_malloc((size_t)(nr ? nr : 1) * sizeof(*x->ent));
+	x->ent = b2b_malloc((size_t)nr * sizeof(*x->ent));
 	if (!x->start || !x->ent) {
 		free(tmp);
 		return -ENOMEM;

@@ -125,7 +125,7 @@ int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type)
 {
 	if (id < x->start || id >= x->first_id)
 		return -EINVAL;
-	if (b2b_fault_nomem() || b2b_grow((void **)&x->retype, &x->cap_retype, x->nr_retype + 1, sizeof(*x->retype)))
+	if (b2b_grow((void **)&x->retype, &x->cap_retype, x->nr_retype + 1, sizeof(*x->retype)))
 		return -ENOMEM;
 	x->retype[x->nr_retype].id = id;
 	x->retype[x->nr_retype++].type = type;
@@ -293,11 +293,10 @@ static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const cha
 		ns->nr++;
 	ns->ext_off = b2b_malloc(ns->nr * sizeof(*ns->ext_off));
 	ns->final = b2b_malloc(ns->nr * sizeof(*ns->final));
-	if (!ns->ext_off || !ns->final || b2b_fault_nomem() ||
-	    b2b_name_index_reserve(&ns->idx, ns->nr))
+	if (!ns->ext_off || !ns->final || b2b_name_index_reserve(&ns->idx, ns->nr))
 		return -ENOMEM;
 	for (__u32 o = 1, i = 0; o < elen; o += strlen(estrs + o) + 1, i++) {
-		int n = b2b_fault_nomem() ? -ENOMEM : b2b_name_index_want(&ns->idx, estrs + o, true);
+		int n = b2b_name_index_want(&ns->idx, estrs + o, true);
 
 		if (n < 0)
 			return n;

@@ -153,7 +153,7 @@ static int read_layout(const unsigned char *p, const struct hdr_read *r, const c
 
 	if (!n)
 		return 0;
-	fmt->layout = b2b_fault_nomem() ? NULL : malloc(n * sizeof(*fmt->layout));
+	fmt->layout = b2b_malloc(n * sizeof(*fmt->layout));
 	if (!fmt->layout)
 		return b2b_errno(log, -ENOMEM, "%s: out of memory", what);
 	memcpy(fmt->layout, p, n * sizeof(*fmt->layout));
@@ -225,7 +225,17 @@ int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what
 	if (err)
 		goto fail;
 	total = B2B_BTF_HDR_LEN + (size_t)r.h.type_len + r.h.str_len;
-	p = b2b_fault_nomem() ? NULL : malloc(total);
+	if (!r.swap && r.h.hdr_len == B2B_BTF_HDR_LEN && !r.h.type_off &&
+	    r.h.str_off == r.h.type_len && !fmt->nr_layout && !((uintptr_t)d % 4)) {
+		err = check_kinds((const __u32 *)(d + B2B_BTF_HDR_LEN), r.h.type_len / 4, start_id,
+				  fmt, what, log);
+		if (err)
+			goto fail;
+		*out = (void *)data;
+		*out_size = total;
+		return 0;
+	}
+	p = b2b_malloc(total);
 	if (!p) {
 		err = b2b_errno(log, -ENOMEM, "%s: out of memory", what);
 		goto fail;
@@ -295,7 +305,7 @@ int b2b_btf_write(const void *native, size_t size, const struct b2b_btf_format *
 	total = (__u64)hdr_len + h.type_len + layout_len + h.str_len;
 	if (total > UINT32_MAX)
 		return -E2BIG;
-	p = b2b_fault_nomem() ? NULL : calloc(1, total);
+	p = b2b_calloc(1, total);
 	if (!p)
 		return -ENOMEM;
 	types = p + hdr_len;

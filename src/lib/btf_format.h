@@ -93,8 +93,11 @@ bool b2b_btf_format_is_plain(const struct b2b_btf_format *fmt);
 
 /*
  * Check BTF bytes (data may lie at any address) and return them as native
- * byte order, 24-byte header, types then strings, in one new buffer
- * (*out, *out_size; 4-byte aligned); *fmt says how they were laid out.
+ * byte order, 24-byte header, types then strings (*out, *out_size; 4-byte
+ * aligned); *fmt says how they were laid out. Bytes that are that form
+ * already, at a 4-byte aligned address, are not copied: *out is data then
+ * (free *out only when it is not data), so a base read from a mapped file
+ * is copied once, by libbpf, not twice.
  * start_id is the id of the first own type (1, or a split BTF's base type
  * count), for messages. Refused, with a message naming what: a header or
  * section that does not fit, a kind this library does not know (the layout

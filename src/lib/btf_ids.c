@@ -232,7 +232,7 @@ static int collect_entries(struct b2b_elf *e, const struct b2b_section *sec,
 		ent.set = s;
 		ent.off = (uint32_t)off;
 		ent.flags = b2b_elf_word(e, (const char *)sec->data + off + 4);
-		ent.name = b2b_arena_strdup(&ids->entry_names, fname);
+		ent.name = b2b_arena_strdup(&ids->names, fname);
 		if (!ent.name || add_entry(ids, &cap, &ent))
 			return -ENOMEM;
 	}
@@ -298,36 +298,9 @@ int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b
 	return err;
 }
 
-int b2b_btf_ids_keep_names(struct b2b_btf_ids *ids,
-			   const char *(*same_name)(void *ctx, size_t i), void *ctx)
-{
-	/* the names with no stand-in copied first: a copy failed leaves some
-	 * entries on their copies, the rest on the names as parsed, all valid */
-	for (size_t i = 0; i < ids->nr_entries; i++) {
-		struct b2b_set8_entry *ent = &ids->entries[i];
-		const char *copy;
-
-		if (!ent->name || same_name(ctx, i))
-			continue;
-		copy = b2b_arena_strdup(&ids->names, ent->name);
-		if (!copy)
-			return -ENOMEM;
-		ent->name = copy;
-	}
-	for (size_t i = 0; i < ids->nr_entries; i++) {
-		const char *name = ids->entries[i].name ? same_name(ctx, i) : NULL;
-
-		if (name)
-			ids->entries[i].name = name;
-	}
-	b2b_arena_free(&ids->entry_names);
-	return 0;
-}
-
 void b2b_btf_ids_free(struct b2b_btf_ids *ids)
 {
 	b2b_arena_free(&ids->names);
-	b2b_arena_free(&ids->entry_names);
 	free(ids->sets);
 	free(ids->entries);
 	memset(ids, 0, sizeof(*ids));

@@ -41,10 +41,7 @@ struct b2b_btf_ids {
 	size_t nr_sets;
 	struct b2b_set8_entry *entries;
 	size_t nr_entries;
-	struct b2b_arena names;	/* of the sets, and entries' once moved here */
-	/* the entries' names as parsed, until the names of the FUNCs found
-	 * stand in for them (b2b_btf_ids_keep_names()) */
-	struct b2b_arena entry_names;
+	struct b2b_arena names;	/* of the sets and the entries, owned here */
 	/* what the object is (btf2btf__object_info()) */
 	bool has_section;	/* .BTF_ids */
 	bool has_symtab;
@@ -63,11 +60,6 @@ static inline bool b2b_set8_lists_kfuncs(const struct b2b_set8 *set)
 /* Parse .BTF_ids and the symbol table; a missing section is not an error. */
 int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b2b_log *log);
 void b2b_btf_ids_free(struct b2b_btf_ids *ids);
-/* Every entry's name replaced by same_name(ctx, i), the same string kept
- * elsewhere as long as ids (NULL: none, it is copied into ids->names), and
- * the names as parsed freed. 0, or -ENOMEM with every name still valid. */
-int b2b_btf_ids_keep_names(struct b2b_btf_ids *ids,
-			   const char *(*same_name)(void *ctx, size_t i), void *ctx);
 
 /* Function name from "__BTF_ID__func__<name>__<counter><line>" into buf. */
 int b2b_btf_id_func_name(const char *sym, char *buf, size_t size);

@@ -5,23 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_check.h"
 #include "btf_raw.h"
 #include "name_index.h"
 
-void *b2b_malloc(size_t size)
+__u64 b2b_btf_str_end(const struct btf *btf)
 {
-	return b2b_fault_nomem() ? NULL : malloc(size ? size : 1);
-}
+	__u64 lo = 0, hi = (__u64)UINT32_MAX + 1;
+	int saved = errno;
 
-void *b2b_calloc(size_t n, size_t size)
-{
-	return b2b_fault_nomem() ? NULL : calloc(n ? n : 1, size ? size : 1);
-}
+	/* btf__name_by_offset() accepts exactly [0, end): bisect for end */
+	if (!btf__name_by_offset(btf, 0))
+		hi = 0;
+	while (hi && hi - lo > 1) {
+		__u64 mid = lo + (hi - lo) / 2;
 
-void *b2b_realloc(void *p, size_t size)
-{
-	return b2b_fault_nomem() ? NULL : realloc(p, size ? size : 1);
+		if (btf__name_by_offset(btf, (__u32)mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	errno = saved;
+	return hi;
 }
 
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)

@@ -65,6 +65,9 @@ static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
 #undef REMAP
 }
 
+/* End of the strings of btf and its bases: names are at offsets [0, end). */
+__u64 b2b_btf_str_end(const struct btf *btf);
+
 /* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
 int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
 void b2b_raw_free(struct b2b_raw *r);
@@ -151,11 +154,6 @@ int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str
  * NULL: -ENOMEM. */
 char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t *size);
 
-/* Allocations of the passes: malloc/calloc/realloc, each a b2b_fault_nomem()
- * point (internal.h), to prove every error path leaves the handle as it was. */
-void *b2b_malloc(size_t size);
-void *b2b_calloc(size_t n, size_t size);
-void *b2b_realloc(void *p, size_t size);
 
 /*
  * Strings of a BTF being written: "" at 0, each string once, in the order

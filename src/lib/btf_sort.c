@@ -172,7 +172,7 @@ static bool ids_in_order(struct sort_key *keys, __u32 nr)
 	words = ((__u64)hi - lo) / 64 + 1;
 	if (words > 4 * (__u64)nr)
 		return false;
-	bits = calloc(words, sizeof(*bits));
+	bits = b2b_calloc(words, sizeof(*bits));
 	if (!bits)
 		return false;	/* the radix passes need no memory */
 	for (__u32 i = 0; i < nr; i++)

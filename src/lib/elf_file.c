@@ -74,7 +74,7 @@ static int new_elf(struct b2b_elf **out, const struct b2b_log *log)
 	*out = NULL;
 	if (err)
 		return err;
-	*out = calloc(1, sizeof(**out));
+	*out = b2b_calloc(1, sizeof(**out));
 	if (!*out)
 		return b2b_errno(log, -ENOMEM, "out of memory");
 	(*out)->fd = -1;
@@ -154,7 +154,7 @@ int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct
 		return err;
 	e->size = size;
 	/* libelf may write into a memory image (byte swapping): give it a copy */
-	e->mem = malloc(size ? size : 1);
+	e->mem = b2b_malloc(size);
 	if (!e->mem) {
 		b2b_elf_close(e);
 		return b2b_errno(log, -ENOMEM, "out of memory");
@@ -175,7 +175,7 @@ int b2b_file_bytes(struct b2b_elf *e, const void **data, size_t *size, const str
 
 	if (!e->map && !e->mem) {
 		/* no mapping (mmap refused): read the file once, from the same fd */
-		e->mem = malloc(e->size ? e->size : 1);
+		e->mem = b2b_malloc(e->size);
 		if (!e->mem)
 			return b2b_errno(log, -ENOMEM, "out of memory");
 		while (off < e->size) {
@@ -686,7 +686,7 @@ int b2b_elf_write_edited(struct b2b_elf *e, const struct b2b_elf_edit *in, size_
 		for (size_t k = 0; k < nr; k++)
 			if (!edits[k].index)
 				len += strlen(edits[k].name) + 1;
-		shstr = malloc(len);
+		shstr = b2b_malloc(len);
 		if (!shstr)
 			return b2b_errno(log, -ENOMEM, "out of memory");
 		memcpy(shstr, d->d_buf, d->d_size);

@@ -18,7 +18,6 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_name_index_free(&b->base_names);
 	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
-	free(b->kfunc_view);
 	btf__free(b->btf);
 	b2b_btf_format_free(&b->fmt);
 	b2b_raw_out_forget(b, 0);
@@ -115,60 +114,6 @@ size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
 	return b->kfuncs.nr;
 }
 
-/* The public kfunc table from the library's own (struct b2b_kfunc), made on
- * first use and brought up to date by the transform (re-sorted with the
- * items, then b2b_kfunc_view_sync()): the pointers returned stay valid
- * until close. */
-static void fill_kfunc(struct btf2btf_kfunc *out, const struct b2b_kfunc *k, const char *impl_name)
-{
-	out->name = k->name;
-	out->btf_id = k->btf_id;
-	out->flags = k->flags;
-	out->found_by = k->found_by;
-	out->sets = k->sets;
-	out->state = k->state;
-	out->orig_proto_id = k->orig_proto_id;
-	out->impl_id = k->impl_id;
-	out->planned = k->planned;
-	out->actions = k->actions;
-	out->reduced_params = k->reduced_params;
-	out->arena_args = k->arena_args;
-	out->impl_name = impl_name;
-	out->problems = k->problems;
-	out->implicit_arg = k->implicit_arg;
-}
-
-void b2b_kfunc_view_sync(struct btf2btf *b)
-{
-	for (size_t i = 0; b->kfunc_view && i < b->kfuncs.nr; i++)
-		fill_kfunc(&b->kfunc_view[i], &b->kfuncs.items[i], b->kfunc_view[i].impl_name);
-}
-
-static int make_kfunc_view(struct btf2btf *b)
-{
-	struct btf2btf_kfunc *view;
-
-	view = b2b_fault_nomem() ? NULL : calloc(b->kfuncs.nr ? b->kfuncs.nr : 1, sizeof(*view));
-	if (!view)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		const struct b2b_kfunc *k = &b->kfuncs.items[i];
-		char buf[BTF2BTF_KSYM_NAME_LEN];
-		const char *impl = NULL;
-
-		if (k->impl_named && !b2b_impl_name(k->name, buf)) {
-			impl = b2b_arena_strdup(&b->kfuncs.strs, buf);
-			if (!impl) {
-				free(view);
-				return -ENOMEM;
-			}
-		}
-		fill_kfunc(&view[i], k, impl);
-	}
-	b->kfunc_view = view;
-	return 0;
-}
-
 /* Entry idx (of nr) of a public view, made by make on first use. The views
  * are caches: making one does not change what b holds. false (errno set):
  * past the end, or no memory for the view. */
@@ -187,11 +132,15 @@ static bool view_ready(const struct btf2btf *b, size_t idx, size_t nr, bool made
 	return !err;
 }
 
+/* The library's own table: valid until close; after a transform entry idx
+ * may be another kfunc (the table follows the result's ids). */
 const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
 {
-	if (!view_ready(b, idx, b ? b->kfuncs.nr : 0, b && b->kfunc_view, make_kfunc_view))
+	if (!b || idx >= b->kfuncs.nr) {
+		errno = EINVAL;
 		return NULL;
-	return &b->kfunc_view[idx];
+	}
+	return &b->kfuncs.items[idx];
 }
 
 const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
@@ -224,8 +173,7 @@ static int make_set8_view(struct btf2btf *b)
 	struct btf2btf_set8_entry *view;
 	size_t i;
 
-	view = b2b_fault_nomem() ? NULL : calloc(b->ids.nr_entries ? b->ids.nr_entries : 1,
-						 sizeof(*view));
+	view = b2b_calloc(b->ids.nr_entries, sizeof(*view));
 	if (!view)
 		return -ENOMEM;
 	for (i = 0; i < b->ids.nr_entries; i++) {

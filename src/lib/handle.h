@@ -38,7 +38,6 @@ struct btf2btf {
 	bool distill;			/* asked for */
 	bool distilled;			/* base is the distilled base the transform made */
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
-	struct btf2btf_kfunc *kfunc_view;	/* btf2btf__kfunc(), made on first use */
 	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
 	struct b2b_btf_ids ids;
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
@@ -60,7 +59,4 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 const char *b2b_func_name(const struct btf *btf, __u32 id);
 /* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */
 void b2b_raw_out_forget(struct btf2btf *b, int slot);
-/* b->kfunc_view, when made, brought up to date with b->kfuncs.items (the
- * same order: entry i is item i). */
-void b2b_kfunc_view_sync(struct btf2btf *b);
 #endif /* BTF2BTF_HANDLE_H */

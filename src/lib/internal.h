@@ -43,6 +43,12 @@ size_t b2b_lower_bound_u32(const uint32_t *a, size_t n, uint32_t key);
  * fails when b2b_fault_nomem_at > 0. Always false in other builds.
  */
 bool b2b_fault_nomem(void);
+/* The library's allocations (alloc.c): malloc/calloc/realloc, each a
+ * b2b_fault_nomem() point; a size or count of 0 asks for 1. */
+void *b2b_malloc(size_t size);
+void *b2b_calloc(size_t n, size_t size);
+void *b2b_realloc(void *p, size_t size);
+char *b2b_strdup(const char *s);
 #ifdef BTF2BTF_FAULT_INJECTION
 extern unsigned long b2b_fault_nomem_at, b2b_fault_nomem_calls;
 #endif

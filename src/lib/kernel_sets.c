@@ -183,7 +183,7 @@ static int read_relocs(struct scan *s, size_t btf_ids_index)
 		r->target = sh.sh_info;
 		r->code = th.sh_flags & SHF_EXECINSTR;
 		n = sh.sh_size / sh.sh_entsize;
-		r->rels = malloc((n ? n : 1) * sizeof(*r->rels));
+		r->rels = b2b_malloc(n * sizeof(*r->rels));
 		if (!r->rels)
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++) {

@@ -36,7 +36,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	__u32 *pos;
 
 	memset(idx, 0, sizeof(*idx));
-	pos = calloc((size_t)cnt + 1, sizeof(*pos));
+	pos = b2b_calloc((size_t)cnt + 1, sizeof(*pos));
 	if (!pos)
 		return -ENOMEM;
 	for (__u32 id = start; id < cnt; id++) {
@@ -52,8 +52,8 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		free(pos);
 		return 0;
 	}
-	idx->ids = malloc(idx->nr * sizeof(*idx->ids));
-	idx->targets = malloc(idx->nr * sizeof(*idx->targets));
+	idx->ids = b2b_malloc(idx->nr * sizeof(*idx->ids));
+	idx->targets = b2b_malloc(idx->nr * sizeof(*idx->targets));
 	if (!idx->ids || !idx->targets) {
 		free(pos);
 		b2b_tag_index_free(idx);
@@ -155,7 +155,7 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
  * previous entry's (a set8 lists its FUNCs in id order as a rule). */
 static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 {
-	const struct b2b_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
+	const struct btf2btf_kfunc *k = b2b_kfunc_by_id_near(out, out->entry_func[i], hint);
 
 	return k ? k - out->items + 1 : 0;
 }
@@ -168,8 +168,8 @@ static __u32 entry_item(const struct b2b_kfuncs *out, size_t i, size_t *hint)
 static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 {
 	size_t nr = out->nr ? out->nr : 1;
-	__u32 *lens = calloc(nr, sizeof(*lens));
-	__u32 *last = calloc(nr, sizeof(*last));
+	__u32 *lens = b2b_calloc(nr, sizeof(*lens));
+	__u32 *last = b2b_calloc(nr, sizeof(*last));
 	int err = -ENOMEM;
 	char *list;
 
@@ -183,7 +183,7 @@ static int join_set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 		memset(last, 0, nr * sizeof(*last));
 		for (size_t i = 0; i < ids->nr_entries; i++) {
 			__u32 r = entry_item(out, i, &hint);
-			struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
+			struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 			const char *name;
 			size_t len;
 
@@ -242,7 +242,7 @@ static int set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
 
 	for (size_t i = 0; i < ids->nr_entries && !joined; i++) {
 		__u32 r = entry_item(out, i, &hint);
-		struct b2b_kfunc *k = &out->items[r ? r - 1 : 0];
+		struct btf2btf_kfunc *k = &out->items[r ? r - 1 : 0];
 		const char *name = ids->sets[ids->entries[i].set].name;
 
 		if (!r)
@@ -266,11 +266,11 @@ static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 
 	for (__u32 id = b->start; id < cnt; id++)
 		nr += b->found_by[id - b->start] != 0;
-	out->items = b2b_fault_nomem() ? NULL : calloc(nr ? nr : 1, sizeof(*out->items));
+	out->items = b2b_calloc(nr, sizeof(*out->items));
 	if (!out->items)
 		return -ENOMEM;
 	for (__u32 id = b->start; id < cnt; id++) {
-		struct b2b_kfunc *k;
+		struct btf2btf_kfunc *k;
 
 		if (!b->found_by[id - b->start])
 			continue;
@@ -296,8 +296,8 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	b.found_by = calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
-	out->entry_func = calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
+	b.found_by = b2b_calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
+	out->entry_func = b2b_calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
 	if (!b.found_by || !out->entry_func)
 		goto out;
 
@@ -330,7 +330,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 	for (size_t i = 0; i < ids->nr_entries; i++) {
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		__u32 item = entry_item(out, i, &hint);
-		struct b2b_kfunc *k = &out->items[item ? item - 1 : 0];
+		struct btf2btf_kfunc *k = &out->items[item ? item - 1 : 0];
 
 		if (!item)
 			continue;	/* in no BTF_SET8_KFUNCS set8, and not tagged */
@@ -340,11 +340,9 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 			k->flags |= ent->flags;
 	}
 	for (size_t i = 0; i < out->nr; i++) {
-		struct b2b_kfunc *k = &out->items[i];
+		struct btf2btf_kfunc *k = &out->items[i];
 
-		/* a copy: btf may be a base's split part, whose names stay
-		 * copies (load.c share_names()) */
-		if (!k->name)
+		if (!k->name)	/* found by tag alone: a copy, as BTF strings go with the BTF */
 			k->name = b2b_arena_strdup(&out->strs,
 						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
 		if (!k->name) {
@@ -364,19 +362,19 @@ out:
 
 static int cmp_kfunc_id(const void *key, const void *item)
 {
-	__u32 id = *(const __u32 *)key, other = ((const struct b2b_kfunc *)item)->btf_id;
+	__u32 id = *(const __u32 *)key, other = ((const struct btf2btf_kfunc *)item)->btf_id;
 
 	return id < other ? -1 : id > other;
 }
 
-struct b2b_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
+struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id)
 {
 	return id ? bsearch(&id, k->items, k->nr, sizeof(*k->items), cmp_kfunc_id) : NULL;
 }
 
-struct b2b_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
+struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint)
 {
-	struct b2b_kfunc *kf;
+	struct btf2btf_kfunc *kf;
 
 	for (size_t i = *hint; i < k->nr && i <= *hint + 1; i++)
 		if (k->items[i].btf_id == id)

@@ -57,7 +57,8 @@ int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *w
 	} else {
 		err = b2b_check_btf_types(btf, what, log);
 	}
-	free(native);
+	if (native != data)
+		free(native);
 	if (err) {
 		btf__free(btf);
 		b2b_btf_format_free(fmt);
@@ -156,7 +157,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 	if (!err && b->base)
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
-	if (!err && nr && !(*entry_want = calloc(nr, sizeof(**entry_want))))
+	if (!err && nr && !(*entry_want = b2b_calloc(nr, sizeof(**entry_want))))
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
@@ -185,7 +186,7 @@ static int index_names(struct btf2btf *b, int **entry_want)
 static void count_kfuncs(struct btf2btf *b)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		const struct b2b_kfunc *k = &b->kfuncs.items[i];
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		b->stats.kfuncs++;
 		if (k->found_by == (BTF2BTF_FOUND_TAG | BTF2BTF_FOUND_SET8))
@@ -197,32 +198,6 @@ static void count_kfuncs(struct btf2btf *b)
 		if (k->flags & BTF2BTF_KF_IMPLICIT_ARGS)
 			b->stats.implicit++;
 	}
-}
-
-static const char *entry_func_name(void *ctx, size_t i)
-{
-	const struct btf2btf *b = ctx;
-
-	return b2b_func_name(b->btf, b->kfuncs.entry_func[i]);
-}
-
-/*
- * The set8 entries' and the kfuncs' names: the FUNCs' own in b->btf instead
- * of a copy of each (the transform moves them to its result's). Not with a
- * base: its name index keeps pointers to the entries' names.
- */
-static int share_names(struct btf2btf *b)
-{
-	int err;
-
-	if (b->base)
-		return 0;
-	err = b2b_btf_ids_keep_names(&b->ids, entry_func_name, b);
-	if (err)
-		return b2b_errno(&b->log, err, "out of memory");
-	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		b->kfuncs.items[i].name = b2b_func_name(b->btf, b->kfuncs.items[i].btf_id);
-	return 0;
 }
 
 /* The kfunc table and its plan. */
@@ -254,11 +229,8 @@ static int collect(struct btf2btf *b)
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
 	/* the split part's names served the table and the plan; what the
-	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func.
-	 * Freed now, its memory serves the transform's instead of new pages. */
+	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func */
 	b2b_name_index_free(&b->names);
-	if (!err)
-		err = share_names(b);
 	if (err)
 		return err;
 	count_kfuncs(b);
@@ -381,12 +353,12 @@ static int do_open(const char *path, const void *mem, size_t size,
 	*out = NULL;
 	if (!path || !B2B_OPTS_VALID(opts, btf2btf_opts))
 		return -EINVAL;
-	b = calloc(1, sizeof(*b));
+	b = b2b_calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->path = strdup(path);
+	b->path = b2b_strdup(path);
 	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
-	b->btf_path = btf_path ? strdup(btf_path) : NULL;
+	b->btf_path = btf_path ? b2b_strdup(btf_path) : NULL;
 	if (!b->path || (btf_path && !b->btf_path)) {
 		btf2btf__close(b);
 		return -ENOMEM;

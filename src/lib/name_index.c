@@ -62,7 +62,7 @@ static struct b2b_name_slot *slot_of(const struct b2b_name_index *idx, const cha
 /* At least size slots (a power of 2), the names rehashed. */
 static int grow_slots(struct b2b_name_index *idx, size_t size)
 {
-	struct b2b_name_slot *slots = calloc(size, sizeof(*slots));
+	struct b2b_name_slot *slots = b2b_calloc(size, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;

@@ -24,11 +24,11 @@
 
 static char *dir_of(const char *path)
 {
-	char *copy = strdup(path), *dir;
+	char *copy = b2b_strdup(path), *dir;
 
 	if (!copy)
 		return NULL;
-	dir = strdup(dirname(copy));
+	dir = b2b_strdup(dirname(copy));
 	free(copy);
 	return dir;
 }
@@ -58,7 +58,7 @@ static int inspect_target(struct b2b_out *o, const char *path, mode_t *mode,
 	if (lstat(path, &lst)) {
 		if (errno != ENOENT)
 			return b2b_errno(log, -errno, "cannot stat: %s", strerror(errno));
-		o->path = strdup(path);
+		o->path = b2b_strdup(path);
 		*mode = *mode & ~current_umask();
 		return o->path ? 0 : b2b_errno(log, -ENOMEM, "out of memory");
 	}
@@ -68,7 +68,7 @@ static int inspect_target(struct b2b_out *o, const char *path, mode_t *mode,
 			return b2b_errno(log, -errno, "is a symbolic link that cannot be followed: %s",
 					 strerror(errno));
 	} else {
-		o->path = strdup(path);
+		o->path = b2b_strdup(path);
 		if (!o->path)
 			return b2b_errno(log, -ENOMEM, "out of memory");
 	}
@@ -110,7 +110,7 @@ int b2b_out_begin(struct b2b_out *o, const char *path, mode_t mode, const struct
 			err = b2b_errno(log, -errno, "cannot open for writing: %s", strerror(errno));
 		goto out;
 	}
-	copy = strdup(o->path);
+	copy = b2b_strdup(o->path);
 	dir = dir_of(o->path);
 	if (!copy || !dir) {
 		err = b2b_errno(log, -ENOMEM, "out of memory");
@@ -242,7 +242,7 @@ int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log)
  */
 static char *keep_old(const char *path, const char *tmp, int *err, const struct b2b_log *log)
 {
-	char *bak = strdup(tmp);
+	char *bak = b2b_strdup(tmp);
 	int fd;
 
 	*err = 0;
@@ -318,7 +318,7 @@ void b2b_out_clean_stale(const char *path, const struct b2b_log *log)
 {
 	/* the temp files are beside a symlink's target */
 	char *real = realpath(path, NULL);
-	char *copy = strdup(real ? real : path), *dir = dir_of(real ? real : path), *prefix = NULL;
+	char *copy = b2b_strdup(real ? real : path), *dir = dir_of(real ? real : path), *prefix = NULL;
 	struct dirent *de;
 	DIR *d = NULL;
 	int dfd;

@@ -4,7 +4,7 @@
  *
  * The plan. One pass over the .BTF_ids entries, then one over the kfuncs,
  * applies every rule once: what the transform will do to each kfunc
- * (struct b2b_kfunc: planned state and BTF2BTF_ACT_* actions) and every
+ * (struct btf2btf_kfunc: planned state and BTF2BTF_ACT_* actions) and every
  * problem, with a stable rule name and a severity. The transform, --kfuncs
  * and --check only read it.
  *
@@ -150,7 +150,7 @@ static void problem(struct planner *p, enum rule rule, const char *name, __u32 i
 {
 	struct b2b_plan *plan = p->plan;
 	struct btf2btf_problem *pr;
-	struct b2b_kfunc *kf;
+	struct btf2btf_kfunc *kf;
 	char *msg = NULL, *n;
 	va_list ap;
 
@@ -160,7 +160,7 @@ static void problem(struct planner *p, enum rule rule, const char *name, __u32 i
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	n = strdup(name ? name : "");
+	n = b2b_strdup(name ? name : "");
 	if (!msg || !n || b2b_grow((void **)&plan->problems, &plan->cap, plan->nr + 1,
 				   sizeof(*plan->problems))) {
 		free(msg);
@@ -264,10 +264,10 @@ static __u32 find_name(const struct planner *p, const char *name, int kind)
 }
 
 /* The KF_IMPLICIT_ARGS kfunc X of impl_name "X_impl", or NULL. */
-static const struct b2b_kfunc *implicit_owner(const struct planner *p, const char *impl_name)
+static const struct btf2btf_kfunc *implicit_owner(const struct planner *p, const char *impl_name)
 {
 	char name[BTF2BTF_KSYM_NAME_LEN];
-	const struct b2b_kfunc *x;
+	const struct btf2btf_kfunc *x;
 
 	if (!(p->plan->features & BTF2BTF_FEAT_IMPLICIT_ARGS) ||
 	    !b2b_impl_owner_name(impl_name, name))
@@ -287,7 +287,7 @@ struct seen {			/* per kfunc: the first BTF_SET8_KFUNCS entry */
 static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, const char *set)
 {
 	const struct btf *btf = p->in->btf;
-	const struct b2b_kfunc *x;
+	const struct btf2btf_kfunc *x;
 	__u32 other;
 
 	if (!ent->name) {
@@ -357,7 +357,7 @@ static void plan_entries(struct planner *p)
 
 	/* a kfunc per entry (the rule): no first entry to remember */
 	if (kfunc_listed_twice(p)) {
-		seen = calloc(p->k->nr ? p->k->nr : 1, sizeof(*seen));
+		seen = b2b_calloc(p->k->nr, sizeof(*seen));
 		if (!seen) {
 			p->err = -ENOMEM;
 			return;
@@ -367,7 +367,7 @@ static void plan_entries(struct planner *p)
 		const struct b2b_set8_entry *ent = &ids->entries[i];
 		const struct b2b_set8 *set = &ids->sets[ent->set];
 		__u32 fid = p->k->entry_func[i];
-		struct b2b_kfunc *kf = fid ? b2b_kfunc_by_id_near(p->k, fid, &hint) : NULL;
+		struct btf2btf_kfunc *kf = fid ? b2b_kfunc_by_id_near(p->k, fid, &hint) : NULL;
 		struct seen *s;
 
 		if (!fid) {
@@ -461,7 +461,7 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
 }
 
 /* Parameters after the implicit one at keep of proto: the reduced proto drops them. */
-static void not_last(struct planner *p, const struct b2b_kfunc *kf, __u32 proto, int keep)
+static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 proto, int keep)
 {
 	const struct btf *btf = p->in->btf;
 	int vlen = b2b_vlen(type_of(p, proto));
@@ -483,7 +483,7 @@ static void not_last(struct planner *p, const struct b2b_kfunc *kf, __u32 proto,
 		kf->name, keep + 1, vlen, dropped);
 }
 
-static void no_arg(struct planner *p, const struct b2b_kfunc *kf, bool has_impl)
+static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_impl)
 {
 	problem(p, R_IMPLICIT_NO_ARG, kf->name, kf->btf_id,
 		"kfunc %s is flagged KF_IMPLICIT_ARGS (set8 %s) but takes no implicit argument (struct bpf_prog_aux * or struct btf_struct_meta *): %s",
@@ -491,11 +491,11 @@ static void no_arg(struct planner *p, const struct b2b_kfunc *kf, bool has_impl)
 		has_impl ? "its prototype is kept" : "an _impl with the same prototype is added");
 }
 
-static void plan_implicit(struct planner *p, struct b2b_kfunc *kf)
+static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
 	char impl_name[BTF2BTF_KSYM_NAME_LEN];
-	const struct b2b_kfunc *impl_kf;
+	const struct btf2btf_kfunc *impl_kf;
 	__u32 proto = type_of(p, kf->btf_id)->type, impl, other, iproto;
 	int vlen = b2b_vlen(type_of(p, proto)), keep, ikeep = -1, want;
 	bool matches;
@@ -507,7 +507,11 @@ static void plan_implicit(struct planner *p, struct b2b_kfunc *kf)
 			kf->name, strlen(kf->name), BTF2BTF_IMPL_SUFFIX, BTF2BTF_KSYM_NAME_LEN);
 		return;
 	}
-	kf->impl_named = true;
+	kf->impl_name = b2b_arena_strdup(&p->k->strs, impl_name);
+	if (!kf->impl_name) {
+		p->err = -ENOMEM;
+		return;
+	}
 	keep = b2b_first_implicit_arg(btf, proto);
 	kf->implicit_arg = keep;
 	impl = find_name(p, impl_name, BTF_KIND_FUNC);
@@ -606,11 +610,11 @@ static int arena_ptr(const struct btf *btf, __u32 id)
 	return n && !strcmp(n, B2B_ARENA_ATTR) ? 0 : 1;
 }
 
-static void plan_arena(struct planner *p, struct b2b_kfunc *kf)
+static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	const struct btf *btf = p->in->btf;
 	const struct btf_type *proto = type_of(p, type_of(p, kf->btf_id)->type);
-	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : b2b_vlen(proto);
+	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : (int)b2b_vlen(proto);
 	int r;
 
 	if (kf->flags & BTF2BTF_KF_ARENA_RET) {
@@ -640,7 +644,7 @@ static void plan_arena(struct planner *p, struct b2b_kfunc *kf)
 		kf->actions |= BTF2BTF_ACT_ARENA_ARGS;
 }
 
-static void plan_kfunc(struct planner *p, struct b2b_kfunc *kf)
+static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	unsigned int feat = p->plan->features;
 

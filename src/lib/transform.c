@@ -49,7 +49,7 @@ struct tx {
 /* Copy the kfunc's decl tags to _impl, bpf_kfunc excepted. A tag on a
  * parameter the reduced proto drops moves to _impl instead: left on the
  * kfunc it would point past the end of its prototype. */
-static int move_tags(struct tx *tx, const struct b2b_kfunc *k, __u32 impl_id,
+static int move_tags(struct tx *tx, const struct btf2btf_kfunc *k, __u32 impl_id,
 		     const char *impl_name, bool copy, int keep)
 {
 	size_t first, n;
@@ -114,7 +114,7 @@ static int arena_ptr(struct tx *tx, __u32 ptr_id)
 }
 
 /* The kfunc's prototype (its first nr params) with the arena pointers tagged. */
-static int arena_proto(struct tx *tx, const struct b2b_kfunc *k, __u32 proto_id, __u16 nr)
+static int arena_proto(struct tx *tx, const struct btf2btf_kfunc *k, __u32 proto_id, __u16 nr)
 {
 	const struct btf_type *proto = btf__type_by_id(tx->btf, proto_id);
 	int ret = proto->type, id, err = 0;
@@ -140,7 +140,7 @@ static int arena_proto(struct tx *tx, const struct b2b_kfunc *k, __u32 proto_id,
 	return 0;
 }
 
-static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k)
+static int run_kfunc(struct tx *tx, const struct btf2btf_kfunc *k)
 {
 	const struct btf_type *func = btf__type_by_id(tx->btf, k->btf_id);
 	__u32 proto_id = func->type;
@@ -157,10 +157,10 @@ static int run_kfunc(struct tx *tx, const struct b2b_kfunc *k)
 		tx->stats.fastcall_added++;
 	}
 	if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
-		char impl_name[BTF2BTF_KSYM_NAME_LEN];
+		const char *impl_name = k->impl_name;	/* named by the plan */
 
-		if (b2b_impl_name(k->name, impl_name))
-			return b2b_errno(tx->log, -ENAMETOOLONG, "kfunc %s: no room for its %s name",
+		if (!impl_name)
+			return b2b_errno(tx->log, -EINVAL, "kfunc %s: the plan named no %s",
 					 k->name, BTF2BTF_IMPL_SUFFIX);
 		id = b2b_ext_add_func(&tx->ext, impl_name, b2b_vlen(func), proto_id);
 		if (id < 0)
@@ -208,7 +208,7 @@ static int run(struct tx *tx, const struct btf2btf *b)
 		err = run_kfunc(tx, &b->kfuncs.items[i]);
 	/* after every other addition, where the --add-kfunc-tags run always put them */
 	for (size_t i = 0; i < b->kfuncs.nr && !err; i++) {
-		const struct b2b_kfunc *k = &b->kfuncs.items[i];
+		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		if (!(k->actions & BTF2BTF_ACT_KFUNC_TAG))
 			continue;
@@ -221,45 +221,37 @@ static int run(struct tx *tx, const struct btf2btf *b)
 
 static int cmp_item_by_id(const void *a, const void *b, void *items)
 {
-	__u32 x = ((const struct b2b_kfunc *)items)[*(const __u32 *)a].btf_id;
-	__u32 y = ((const struct b2b_kfunc *)items)[*(const __u32 *)b].btf_id;
+	__u32 x = ((const struct btf2btf_kfunc *)items)[*(const __u32 *)a].btf_id;
+	__u32 y = ((const struct btf2btf_kfunc *)items)[*(const __u32 *)b].btf_id;
 
 	return x < y ? -1 : x > y;
 }
 
 /*
- * The kfunc table (and its public view, in the same order) sorted by the
- * new ids. Sorted through their indexes, from[] (scratch, nr entries), and
+ * The kfunc table sorted by the new ids. Sorted through their indexes, from[] (scratch, nr entries), and
  * then moved in place, a cycle at a time: a qsort() of the items themselves
  * would take a temporary copy of the table.
  */
-static void sort_kfuncs_by_id(struct b2b_kfuncs *k, struct btf2btf_kfunc *view, __u32 *from)
+static void sort_kfuncs_by_id(struct b2b_kfuncs *k, __u32 *from)
 {
 	for (size_t i = 0; i < k->nr; i++)
 		from[i] = i;
 	qsort_r(from, k->nr, sizeof(*from), cmp_item_by_id, k->items);
 	for (size_t i = 0; i < k->nr; i++) {
-		struct b2b_kfunc item;
-		struct btf2btf_kfunc pub;
+		struct btf2btf_kfunc item;
 		size_t j = i;
 
 		if (from[i] == i)
 			continue;
 		item = k->items[i];
-		if (view)
-			pub = view[i];
 		while (from[j] != i) {
 			size_t next = from[j];
 
 			k->items[j] = k->items[next];
-			if (view)
-				view[j] = view[next];
 			from[j] = j;
 			j = next;
 		}
 		k->items[j] = item;
-		if (view)
-			view[j] = pub;
 		from[j] = j;
 	}
 }
@@ -274,14 +266,13 @@ static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
 static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *scratch)
 {
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		struct b2b_kfunc *k = &b->kfuncs.items[i];
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		remap_id(&k->btf_id, map, nr);
 		remap_id(&k->orig_proto_id, map, nr);
 		remap_id(&k->impl_id, map, nr);
 	}
-	/* the public view moves with the items; its fields follow at the commit's end */
-	sort_kfuncs_by_id(&b->kfuncs, b->kfunc_view, scratch);
+	sort_kfuncs_by_id(&b->kfuncs, scratch);
 	for (size_t i = 0; i < b->plan.nr; i++)
 		remap_id(&b->plan.problems[i].id, map, nr);
 	for (size_t i = 0; i < b->ids.nr_entries; i++)
@@ -364,10 +355,10 @@ static int start(struct tx *tx, const struct btf2btf *b)
 	tx->nr_orig = btf__type_cnt(b->btf);
 	if (b2b_ext_init(&tx->ext, b->btf))
 		return -ENOMEM;
-	tx->reduced_of = b2b_fault_nomem() ? NULL : calloc(tx->nr_orig, sizeof(*tx->reduced_of));
+	tx->reduced_of = b2b_calloc(tx->nr_orig, sizeof(*tx->reduced_of));
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
 		nr_add += !!(b->kfuncs.items[i].actions & BTF2BTF_ACT_ADD_IMPL);
-	tx->new_impl = b2b_fault_nomem() ? NULL : calloc(nr_add + 1, sizeof(*tx->new_impl));
+	tx->new_impl = b2b_calloc(nr_add + 1, sizeof(*tx->new_impl));
 	if (!tx->reduced_of || !tx->new_impl)
 		return -ENOMEM;
 	return 0;
@@ -378,46 +369,6 @@ static void finish(struct tx *tx)
 	b2b_ext_free(&tx->ext);
 	free(tx->reduced_of);
 	free(tx->new_impl);
-}
-
-static __u32 mapped(const __u32 *map, __u32 nr, __u32 id)
-{
-	return map && id < nr ? map[id] : id;
-}
-
-/*
- * Without a base, the kfuncs' and set8 entries' names are their FUNCs' in
- * the BTF read (load.c share_names()), which the result replaces: each
- * moves to the same FUNC's name in the result. Every one has it, not
- * empty (a FUNC keeps its name through the edit and the passes, whatever
- * its id): checked here, before anything is committed. move: do it.
- */
-static bool move_names(struct btf2btf *b, const struct btf *result, const __u32 *map, __u32 nr,
-		       bool move)
-{
-	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		struct b2b_kfunc *k = &b->kfuncs.items[i];
-		const char *name = b2b_func_name(result, mapped(map, nr, k->btf_id));
-
-		if (!name || !*name)
-			return false;
-		if (move)
-			k->name = name;
-	}
-	for (size_t i = 0; i < b->ids.nr_entries; i++) {
-		struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const char *name = b2b_func_name(result, mapped(map, nr, b->kfuncs.entry_func[i]));
-
-		if (!ent->name || !b->kfuncs.entry_func[i])
-			continue;	/* no FUNC: the entry's own copy */
-		if (!name || !*name)
-			return false;
-		if (move)
-			ent->name = name;
-		if (move && b->set8_view)
-			b->set8_view[i].name = name;
-	}
-	return true;
 }
 
 /* Nothing here can fail: the transform's result becomes the handle's.
@@ -431,7 +382,7 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 
 	/* what run_kfunc() did, all of it, as the transform is all or nothing */
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		struct b2b_kfunc *k = &b->kfuncs.items[i];
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
 			k->state = BTF2BTF_KFUNC_TRANSFORMED;
@@ -444,8 +395,6 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 	if (post->btf.map)
 		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
 	if (result) {
-		if (!b->base)
-			move_names(b, result, NULL, 0, true);	/* the ids are the result's now */
 		btf__free(b->btf);
 		b->btf = result;
 		b2b_raw_out_forget(b, 0);
@@ -458,7 +407,6 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 		b->distilled = true;
 		post->new_base = NULL;
 	}
-	b2b_kfunc_view_sync(b);	/* states, ids and names, when the public table was made already */
 	b->transformed = true;
 	b->changed = changed || post->changed || b->distilled;
 }
@@ -520,9 +468,6 @@ int btf2btf__transform(struct btf2btf *b)
 			err = b2b_errno(&b->log, errno ? -errno : -EINVAL,
 					"transformed BTF: cannot parse: %s",
 					strerror(errno ? errno : EINVAL));
-		else if (!b->base && !move_names(b, result, post.btf.map, post.btf.nr_map, false))
-			err = b2b_errno(&b->log, -EINVAL,
-					"transformed BTF: a kfunc's FUNC lost its name");
 	}
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */

@@ -130,7 +130,7 @@ int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 static char *base_path_for(const char *path)
 {
 	size_t len = strlen(path);
-	char *base_path = malloc(len + sizeof(".base"));
+	char *base_path = b2b_malloc(len + sizeof(".base"));
 
 	if (base_path) {
 		memcpy(base_path, path, len);
