@@ -12,6 +12,10 @@
 #                               objects (PAHOLE_ADAPTER, default build/lib/btf2btf/pahole)
 #   make kernel-test KERNEL=7.3 only the 7.3 proof (KERNEL=6.12: only 6.12)
 #   make kernel-test BTF2BTF=/usr/bin/btf2btf   build the kernels with another btf2btf
+#   make kernel-test KERNEL=7.3 KERNEL_STEP=pahole-layout   the built 7.3 kernel's
+#                               objects encoded by forky's pahole 1.32 with 7.3's
+#                               libbpf (layout section), btf2btf vs 7.3's
+#                               resolve_btfids, loaded in a guest (root, forky chroot)
 #   make kernel-build           everything up to the initramfs, no boot
 #   make kernel-check-patches   git am the series on a fresh tree + checkpatch --strict
 #   make kernel-check-docs      README's examples on the 6.12 and 7.3 vmlinux (run

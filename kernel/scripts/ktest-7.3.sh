@@ -10,9 +10,11 @@
 # with a static loader that honours their test annotations, boot in QEMU (TCG).
 #
 #   kernel/scripts/ktest-7.3.sh [all|source|config|kernel|guest|boot|
-#                               differential|failstop|adapter|check-patches]
+#                               differential|failstop|adapter|check-patches|
+#                               pahole-layout]
 #
-# all = boot + differential + failstop + adapter. Environment: BTF2BTF (path of the
+# all = boot + differential + failstop + adapter; pahole-layout (the forky
+# chroot's pahole 1.32 on the built kernel's objects) runs alone. Environment: BTF2BTF (path of the
 # btf2btf binary, default build/btf2btf), PAHOLE_ADAPTER (the pahole adapter
 # the adapter step checks, default build/lib/btf2btf/pahole), KCACHE (default /var/cache/btf2btf/kernel-7.3),
 # JOBS (default nproc), QEMU_TIMEOUT (s), CLANG (default clang-19).
@@ -376,6 +378,132 @@ step_failstop() {
 	say "failstop: make prepare with BTF2BTF=false stops: $(grep -m1 'needs btf2btf' "$d/prepare.log" | tr -s '* ' ' ')"
 }
 
+# A current pahole in the 7.3 proof (issue 31, point 7): the build's
+# .tmp_vmlinux1 and bpf_testmod.ko encoded by forky's pahole 1.32 with the
+# 7.3 tree's libbpf 1.8 (scripts/pahole-layout.sh, in the forky chroot) with
+# the flags 7.3's Makefile.btf gives pahole 1.32 (--btf_features=layout: the
+# vmlinux BTF has a layout section), the BTF phase done by stock gen-btf.sh +
+# upstream 7.3's resolve_btfids (the differential's oracle, built from the
+# pristine tree) and by the patched gen-btf.sh + btf2btf --features=all; the
+# module on the vmlinux BTF of its own side, distilled as Kbuild does for an
+# external module. 0 semantic differences (btfcanon), the same layout
+# section. Then the existing kernel (no build: the cached bzImage) boots an
+# initramfs of its own (kernel/guest/7.3-layout/init.c) that loads
+# btf2btf's bpf_testmod.ko and, with BPF_BTF_LOAD, both sides' BTF: vmlinux's
+# with its layout section as the base BTF it is, the module's flattened onto
+# its distilled base (7.3's BPF_BTF_LOAD takes no base BTF). Needs the built
+# kernel (make kernel-test KERNEL=7.3), root and the forky chroot
+# (scripts/chroot.sh forky; PAHOLE_LAYOUT_ROOT names a built one).
+step_pahole_layout() {
+	step_fetch
+	[ -x "${BTFCANON:-}" ] || die "BTFCANON (build/tests/btfcanon) not set or not built: run via make kernel-test"
+	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
+	local f
+	for f in "$OBJ/.tmp_vmlinux1" "$OBJ/arch/x86/boot/bzImage" "$TESTMOD/bpf_testmod.ko" \
+		 "$SRC/scripts/gen-btf.sh" "$OBJ/tools/bpf/resolve_btfids/resolve_btfids"; do
+		[ -e "$f" ] || die "pahole-layout: no $f: build the 7.3 kernel first (make kernel-test KERNEL=7.3)"
+	done
+	local t0=$SECONDS d=$KCACHE/pahole-layout flags rb v
+	if [ -z "${PAHOLE_LAYOUT_ROOT:-}" ]; then
+		PAHOLE_LAYOUT_ROOT=$(scripts/chroot.sh forky) ||
+			die "pahole-layout: the forky chroot is needed (scripts/chroot.sh forky)"
+	fi
+	export PAHOLE_LAYOUT_ROOT
+	rb=$(scripts/oracle-resolve-btfids.sh "$TOP/.cache")
+	flags=$(scripts/pahole-flags.sh "$PRISTINE" 132)
+	say "pahole-layout: $(scripts/pahole-layout.sh --version) + the 7.3 tree's libbpf (forky chroot $PAHOLE_LAYOUT_ROOT)"
+	say "pahole-layout: 7.3's flags for pahole 1.32: $flags"
+	rm -rf "$d"
+	mkdir -p "$d/stock" "$d/btf2btf"
+	relink_testmod "$d/bpf_testmod.pre.ko"
+	for v in stock btf2btf; do
+		cp "$OBJ/.tmp_vmlinux1" "$d/$v/vmlinux.tmp"
+		cp "$d/bpf_testmod.pre.ko" "$d/$v/bpf_testmod.ko"
+	done
+	say "pahole-layout: stock gen-btf.sh + 7.3's resolve_btfids ($rb)"
+	(cd "$d/stock" &&
+	 genbtf_env PAHOLE="$TOP/scripts/pahole-layout.sh" PAHOLE_FLAGS="$flags" RESOLVE_BTFIDS="$rb" \
+		RESOLVE_BTFIDS_FLAGS= sh "$PRISTINE/scripts/gen-btf.sh" vmlinux.tmp &&
+	 objcopy --dump-section .BTF=vmlinux.BTF vmlinux.tmp.btf.o scratch.o &&
+	 genbtf_env PAHOLE="$TOP/scripts/pahole-layout.sh" PAHOLE_FLAGS="$flags" RESOLVE_BTFIDS="$rb" \
+		RESOLVE_BTFIDS_FLAGS=--distill_base \
+		sh "$PRISTINE/scripts/gen-btf.sh" --btf_base vmlinux.BTF bpf_testmod.ko) > "$d/stock.log" 2>&1 ||
+		{ tail -20 "$d/stock.log"; die "pahole-layout: stock gen-btf.sh failed (log: $d/stock.log)"; }
+	say "pahole-layout: patched gen-btf.sh (btf2btf --features=all, resolve_btfids --resolve_only)"
+	(cd "$d/btf2btf" &&
+	 genbtf_env PAHOLE="$TOP/scripts/pahole-layout.sh" PAHOLE_FLAGS="$flags" RESOLVE_BTFIDS_FLAGS= \
+		BTF2BTF_FLAGS=--features=all sh "$SRC/scripts/gen-btf.sh" vmlinux.tmp &&
+	 objcopy --dump-section .BTF=vmlinux.BTF vmlinux.tmp.btf.o scratch.o &&
+	 genbtf_env PAHOLE="$TOP/scripts/pahole-layout.sh" PAHOLE_FLAGS="$flags" RESOLVE_BTFIDS_FLAGS= \
+		BTF2BTF_FLAGS="--features=all --distill-base" \
+		sh "$SRC/scripts/gen-btf.sh" --btf_base vmlinux.BTF bpf_testmod.ko) > "$d/btf2btf.log" 2>&1 ||
+		{ tail -20 "$d/btf2btf.log"; die "pahole-layout: patched gen-btf.sh failed (log: $d/btf2btf.log)"; }
+	for v in stock btf2btf; do
+		f=$d/$v
+		cp "$f/vmlinux.tmp.BTF_ids" "$f/vmlinux.BTF_ids"
+		objcopy --dump-section .BTF="$f/mod.BTF" --dump-section .BTF.base="$f/mod.BTF.base" \
+			--dump-section .BTF_ids="$f/mod.BTF_ids" "$f/bpf_testmod.ko" "$f/scratch.o"
+	done
+	local s=$d/stock o=$d/btf2btf ls lo what
+	SEM_DIFFS=0
+	compare_btf "vmlinux .BTF" "$s/vmlinux.BTF" "$o/vmlinux.BTF"
+	compare_raw "vmlinux .BTF_ids" "$s/vmlinux.BTF_ids" "$o/vmlinux.BTF_ids"
+	compare_btf "bpf_testmod .BTF.base" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_btf "bpf_testmod .BTF" "$s/mod.BTF" "$o/mod.BTF" "$s/mod.BTF.base" "$o/mod.BTF.base"
+	compare_raw "bpf_testmod .BTF_ids" "$s/mod.BTF_ids" "$o/mod.BTF_ids"
+	# the layout sections, byte for byte: vmlinux's must be there (pahole
+	# writes one for base BTF only)
+	for what in vmlinux.BTF mod.BTF.base mod.BTF; do
+		ls=$(scripts/btf-layout.sh "$s/$what")
+		lo=$(scripts/btf-layout.sh "$o/$what")
+		[ "$ls" = "$lo" ] || die "pahole-layout: the layout sections of $what differ (stock $ls, btf2btf $lo)"
+		printf 'DIFF %-22s layout section: %s\n' "$what" \
+			"$([ "$ls" = none ] && echo "none in either" || echo "the same $(( ${#ls} / 2 )) bytes in both")"
+	done
+	[ "$(scripts/btf-layout.sh "$o/vmlinux.BTF")" != none ] ||
+		die "pahole-layout: the vmlinux BTF has no layout section (pahole without the layout feature?)"
+	[ "$SEM_DIFFS" = 0 ] ||
+		die "pahole-layout: $SEM_DIFFS differences between 7.3's resolve_btfids and btf2btf"
+	say "pahole-layout: 0 semantic differences, the same layout section ($((SECONDS - t0)) s)"
+	pahole_layout_guest "$d"
+	say "pahole-layout: done in $((SECONDS - t0)) s"
+}
+
+# pahole_layout_guest DIR: the initramfs of kernel/guest/7.3-layout/init.c
+# with btf2btf's bpf_testmod.ko and a btf-accept set per side (DIR/stock,
+# DIR/btf2btf), booted on the cached bzImage
+pahole_layout_guest() {
+	local d=$1 root=$1/guest/root v set name
+	mkdir -p "$root/btf-accept"
+	gcc -O2 -Wall -Wextra -Werror -o "$d/guest/btf-flatten" kernel/guest/btf-accept/flatten.c -lbpf ||
+		die "cannot build btf-flatten"
+	gcc -O2 -g -Wall -Wextra -Werror -static -I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" \
+		-o "$root/init" "$KDIR/guest/7.3-layout/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
+		"$KDIR/guest/common/guest.c"
+	cp "$d/btf2btf/bpf_testmod.ko" "$root/"
+	for v in btf2btf stock; do
+		set=$root/btf-accept/pahole-1.32-$v
+		mkdir -p "$set"
+		: > "$set/refuse"
+		cp "$d/$v/vmlinux.BTF" "$set/vmlinux.btf"
+		"$d/guest/btf-flatten" -e little -b "$d/$v/mod.BTF.base" "$d/$v/mod.BTF" "$set/bpf_testmod.btf" ||
+			die "btf-flatten $d/$v/mod.BTF failed"
+		# a decl tag past its FUNC's parameters: the kernel must refuse
+		# it (upstream's, of a dropped parameter; btfcanon's DANGLING)
+		for name in vmlinux bpf_testmod; do
+			if "$BTFCANON" "$set/$name.btf" | grep ' DANGLING$' > /dev/null; then
+				echo "$name" >> "$set/refuse"
+			fi
+		done
+		printf '%s, vmlinux (base BTF, layout section of %s bytes) and bpf_testmod (on its distilled base)\n' \
+			"pahole 1.32 + 7.3's libbpf, $([ $v = stock ] && echo "7.3 resolve_btfids" || echo "btf2btf --features=all")" \
+			"$(( $(scripts/btf-layout.sh "$set/vmlinux.btf" | wc -c) / 2 ))" > "$set/label"
+	done
+	pack_initramfs "$root" "$d/guest/initrd.gz"
+	qemu_boot "$OBJ/arch/x86/boot/bzImage" "$d/guest/initrd.gz" "$d/guest.log" "$QEMU_TIMEOUT" "" \
+		pahole-layout
+}
+
 # Seed 010 in the 7.3 tree: nothing handles a "__prog" argument suffix any more.
 # Seed 010 removed is_kfunc_arg_prog() (the "__prog" name suffix); what
 # stays is the type-based is_kfunc_arg_prog_aux() (struct bpf_prog_aux *).
@@ -436,6 +564,7 @@ differential) step_differential ;;
 failstop) step_failstop ;;
 adapter) step_adapter ;;
 seed010) step_seed010 ;;
+pahole-layout) step_pahole_layout ;;
 check-patches) step_check_patches ;;
 keys)	# the stamp keys of the current inputs, for debugging the cache
 	step_fetch

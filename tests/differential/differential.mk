@@ -25,3 +25,11 @@ check-differential: all fixtures $(DIFF_CANON)
 		$(MAKE) --no-print-directory differential; \
 	fi
 .PHONY: differential check-differential
+
+# The differential on base objects a current pahole wrote with the BTF layout
+# section (forky's pahole 1.32 + the 7.3 tree's libbpf, in the forky chroot):
+# root, the forky chroot (scripts/chroot.sh builds it), Debian's archive.
+check-layout: all fixtures $(DIFF_CANON)
+	@rb=$$(./scripts/oracle-resolve-btfids.sh $(ORACLE_CACHE)) && \
+		./tests/differential/layout.sh $(BUILD) "$$rb"
+.PHONY: check-layout

@@ -10,7 +10,9 @@
 # kv73_*, with them, for 7.3; the guests' BPF_BTF_LOAD judges these,
 # kernel/scripts/btf-accept-sets.sh) -- compared by a name-based canonical form
 # (btfcanon: each type spelled out by kinds, names, members and parameters,
-# sorted, compared as a multiset).
+# sorted, compared as a multiset). The layout sections (Linux 7.1+'s 32-byte
+# header) of both outputs must be the same bytes, as must their distilled
+# bases'; the report counts the inputs that carry one.
 #
 #   tests/differential/run.sh BUILD_DIR RESOLVE_BTFIDS
 #
@@ -34,7 +36,9 @@
 # DIFF_N (random objects, default 300), DIFF_N_KERNEL (each kernel-valid
 # batch, default 150; seeds DIFF_SEED+1 and +2), DIFF_SHOW (differences shown in full,
 # default 3), DIFF_NO_DEDUP (non-empty: random BTF with duplicate types,
-# which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default BUILD_DIR/differential: each build its own).
+# which pahole never writes), DIFF_JOBS (parallel workers, default 2), DIFF_WORK (default BUILD_DIR/differential: each build its own),
+# DIFF_EXTRA (a directory of more base objects, NAME lines in its manifest,
+# each with NAME.o and NAME.BTF.1, its label in label: make check-layout).
 set -uo pipefail
 
 BUILD=${1:?usage: run.sh BUILD_DIR RESOLVE_BTFIDS}
@@ -43,6 +47,8 @@ ROOT=$(pwd)
 B2B=${DIFF_BTF2BTF:-$ROOT/$BUILD/btf2btf}
 MKF=$ROOT/$BUILD/fixtures/mkfixture
 CANON=$ROOT/$BUILD/tests/btfcanon
+# btf_layout FILE: its layout section as hex, or "none"
+. "$ROOT/scripts/btf-layout.sh"
 FX=$ROOT/$BUILD/fixtures
 SEED=${DIFF_SEED:-20261203}
 [ "$SEED" = random ] && SEED=$(date +%s)
@@ -108,8 +114,22 @@ fixture fx-split "$FX/split.o.ko" module "$FX/split.o" && nfix=$((nfix + 1))
 fixture fx-split-distill "$FX/split.o.ko" module-distill "$FX/split.o" && nfix=$((nfix + 1))
 "$MKF" lint-zoo "$W/lint-zoo.o" && fixture fx-lint-zoo "$W/lint-zoo.o" vmlinux && nfix=$((nfix + 1))
 
+# extra base objects (DIFF_EXTRA=DIR: tests/differential/layout.sh): NAME
+# lines in DIR/manifest, each with its DIR/NAME.o and DIR/NAME.BTF.1 (the
+# raw BTF of the pahole under test)
+nextra=0
+if [ -n "${DIFF_EXTRA:-}" ]; then
+	while read -r name; do
+		cp "$DIFF_EXTRA/$name.o" "$DIFF_EXTRA/$name.BTF.1" "$W/in/" ||
+			{ echo "differential: error: $DIFF_EXTRA/$name.{o,BTF.1} missing" >&2; exit 1; }
+		printf '%s vmlinux -\n' "$name" >> "$CASES"
+		nextra=$((nextra + 1))
+	done < "$DIFF_EXTRA/manifest"
+fi
+
 # ---- run both, compare ----
-# result line per case in $W/res/NAME: OUTCOME [DETAIL]
+# result line per case in $W/res/NAME: OUTCOME [DETAIL]; in $W/res/NAME.layout
+# the layout sections compared (input, outputs: "none" or their size)
 run_case() {
 	local name=$1 kind=$2 base=$3
 	local up=$W/up/$name ours=$W/ours/$name.BTF c=$W/canon/$name
@@ -168,6 +188,30 @@ run_case() {
 		{ echo "== .BTF.base"; "$CANON" "$upbase"; } >> "$c.up" 2>>"$c.up.err"
 		{ echo "== .BTF.base"; "$CANON" "$ourbase"; } >> "$c.ours" 2>>"$c.ours.err"
 	fi
+	# the layout sections: upstream keeps pahole's, btf2btf must write the
+	# same bytes (and the distilled bases' too)
+	# (their lengths first, one od for all: most have none)
+	local files=("$W/in/$name.BTF.1" "$up/$name.o.BTF" "$ours") lens lin=none lup=none lours=none
+	[ "$kind" != module-distill ] || files+=("$upbase" "$ourbase")
+	btf_layout_lens "${files[@]}"
+	lens=${LAYOUT_LENS[*]}
+	if [ "${lens//[0 ]/}" != "" ]; then
+		lin=$(btf_layout "${files[0]}" 2>&1)
+		lup=$(btf_layout "${files[1]}" 2>&1)
+		lours=$(btf_layout "${files[2]}" 2>&1)
+		if [ "$kind" = module-distill ]; then
+			lup="$lup base $(btf_layout "$upbase" 2>&1)"
+			lours="$lours base $(btf_layout "$ourbase" 2>&1)"
+		fi
+	fi
+	if [ "$lup" != "$lours" ]; then
+		echo "different: layout sections differ (upstream ${lup:0:80}, btf2btf ${lours:0:80})" > "$W/res/$name"
+		return
+	fi
+	# (whether the input has one, the size of the outputs')
+	local lout=${lup%% *}
+	[ "$lout" = none ] && lout=0 || lout=$((${#lout} / 2))
+	echo "$([ "$lin" = none ] && echo no || echo yes) $lout" > "$W/res/$name.layout"
 	local bytes=no
 	if cmp -s "$up/$name.o.BTF" "$ours" &&
 	   { [ "$kind" != module-distill ] || cmp -s "$upbase" "$ourbase"; }; then
@@ -199,6 +243,7 @@ wait
 
 # ---- report ----
 total=0 same=0 bytes=0 doc=0 dtags=0 refused=0 diffs=0 resolved=0
+layout_in=0 layout_kept=0 layout_bytes=0 layout_added=0
 shown=0
 difflist=()
 while read -r name kind base; do
@@ -211,6 +256,15 @@ while read -r name kind base; do
 	refused-resolved) resolved=$((resolved + 1)) ;;
 	*) diffs=$((diffs + 1)); difflist+=("$name") ;;
 	esac
+	if [ -f "$W/res/$name.layout" ]; then
+		read -r has size < "$W/res/$name.layout"
+		if [ "$has" = yes ]; then
+			layout_in=$((layout_in + 1))
+			[ "$size" = 0 ] || { layout_kept=$((layout_kept + 1)); layout_bytes=$size; }
+		elif [ "$size" != 0 ]; then
+			layout_added=$((layout_added + 1))
+		fi
+	fi
 done < "$CASES"
 
 for name in "${difflist[@]}"; do
@@ -250,11 +304,12 @@ if [ "$diffs" -ne 0 ]; then
 	echo
 fi
 
-echo "differential: $total objects ($N random, seed $SEED; $((2 * NK)) kernel-valid random; $nfix fixtures)"
+echo "differential: $total objects ($N random, seed $SEED; $((2 * NK)) kernel-valid random; $nfix fixtures${DIFF_EXTRA:+; $nextra from $(cat "$DIFF_EXTRA/label" 2>/dev/null || echo "$DIFF_EXTRA")})"
 echo "  same:               $((same)) ($bytes byte-identical)"
 echo "  documented:         $doc (upstream leaves $dtags decl tags of dropped parameters on the reduced kfunc; btf2btf moves them to _impl)"
 echo "  documented refusal: $resolved (.BTF_ids resolved already: btf2btf will not renumber the types its ids name)"
 echo "  both refused:       $refused"
+echo "  layout sections:    $layout_in inputs carry one; upstream keeps it in $layout_kept (${layout_bytes} bytes), btf2btf writes the same bytes in each; $layout_added outputs have one without input"
 echo "  semantic differences: $diffs"
 if [ "$diffs" -ne 0 ]; then
 	echo "differential: FAILED: $diffs objects differ from upstream (list: $W/failed)"
