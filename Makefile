@@ -73,7 +73,7 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c compress.c modsig.c elf_file.c btf_ids.c btf_format.c kernel_sets.c btf_check.c name_index.c kfuncs.c plan.c \
+LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c compress.c modsig.c elf_file.c btf_ids.c btf_format.c btf_input.c kernel_sets.c btf_check.c name_index.c kfuncs.c plan.c \
 		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c btf_relocate.c distilled.c split_check.c post.c \
 		   output.c load.c handle.c write.c
 CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \

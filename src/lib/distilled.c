@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "btf_check.h"
+#include "btf_input.h"
 #include "btf_relocate.h"
 #include "distilled.h"
 #include "libbpf_compat.h"

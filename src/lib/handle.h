@@ -53,15 +53,6 @@ struct btf2btf {
 	struct btf2btf_stats stats;
 };
 
-/* Parse BTF bytes (split on base when base is set) and check every type;
- * what names them in messages; *fmt (NULL: not wanted) says how the bytes
- * were laid out (the caller frees it with b2b_btf_format_free()). */
-int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
-		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log);
-/* BTF of an ELF file's .BTF section or of a raw BTF file, split on base
- * when not NULL; what, fmt and log as for b2b_parse_btf(). */
-int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
-		      struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent);
 /* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
 const char *b2b_func_name(const struct btf *btf, __u32 id);
 /* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */

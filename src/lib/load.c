@@ -14,100 +14,12 @@
 
 #include "btf_check.h"
 #include "btf_format.h"
+#include "btf_input.h"
 #include "btf_post.h"
 #include "distilled.h"
 #include "handle.h"
 #include "libbpf_compat.h"
 #include "split_check.h"
-
-static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
-
-static bool is_elf_magic(const void *p, size_t size)
-{
-	return size >= 4 && !memcmp(p, elf_magic, 4);
-}
-
-static bool is_btf_magic(const unsigned char *p, size_t size)
-{
-	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
-}
-
-int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
-		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log)
-{
-	struct b2b_btf_format own_fmt;
-	struct btf *btf;
-	size_t nsize;
-	void *native;
-	int err;
-
-	*out = NULL;
-	if (!fmt)
-		fmt = &own_fmt;
-	/* libbpf reads the native, 24-byte-header form: what every version
-	 * of it reads the same way, whatever the bytes and header were */
-	err = b2b_btf_read(data, size, base ? btf__type_cnt(base) : 1, what, log, &native, &nsize,
-			   fmt);
-	if (err)
-		return err;
-	errno = 0;
-	btf = b2b_btf_new(native, nsize, base);
-	if (!btf) {
-		err = errno ? -errno : -EINVAL;
-		if (err != -EINVAL || !b2b_check_btf_raw(native, nsize, base, what, log))
-			err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
-	} else {
-		err = b2b_check_btf_types(btf, what, log);
-	}
-	if (native != data)
-		free(native);
-	if (err) {
-		btf__free(btf);
-		b2b_btf_format_free(fmt);
-		return err;
-	}
-	if (fmt == &own_fmt)
-		b2b_btf_format_free(fmt);
-	*out = btf;
-	return 0;
-}
-
-/* BTF of an ELF file's .BTF section, or of a raw BTF file. */
-int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
-		      struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
-{
-	struct b2b_log log = *parent;
-	struct b2b_section sec;
-	struct b2b_elf *e = NULL;
-	const void *data;
-	size_t size;
-	int err;
-
-	log.path = path;
-	err = b2b_file_open(path, &log, &e);
-	if (!err)
-		err = b2b_file_bytes(e, &data, &size, &log);
-	if (err) {
-		b2b_elf_close(e);
-		return err;
-	}
-	if (is_elf_magic(data, size)) {
-		err = b2b_elf_begin(e, &log);
-		if (!err) {
-			err = b2b_elf_section(e, ".BTF", &sec, &log);
-			if (err == -ENOENT)
-				err = b2b_errno(&log, -ENOENT, "has no .BTF section");
-		}
-		if (!err)
-			err = b2b_parse_btf(sec.data, sec.size, base, what, out, fmt, &log);
-	} else if (is_btf_magic(data, size)) {
-		err = b2b_parse_btf(data, size, base, what, out, fmt, &log);
-	} else {
-		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");
-	}
-	b2b_elf_close(e);
-	return err;
-}
 
 /*
  * Register the name of a set8 entry and the ones lookups derive from it:
@@ -340,13 +252,13 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		err = b2b_file_bytes(b->elf, &data, &size, &b->log);
 	if (err)
 		return err;
-	if (is_elf_magic(data, size)) {
+	if (b2b_is_elf_magic(data, size)) {
 		err = b2b_elf_begin(b->elf, &b->log);
 		if (!err)
 			err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
 		if (!err)
 			err = load_elf_btf(b, btf_path, what, base_path);
-	} else if (is_btf_magic(data, size)) {
+	} else if (b2b_is_btf_magic(data, size)) {
 		struct btf *dist = NULL;
 
 		if (btf_path)
