@@ -6,7 +6,6 @@
 #ifndef BTF2BTF_HANDLE_H
 #define BTF2BTF_HANDLE_H
 
-#include "btf_edit.h"
 #include "btf_format.h"
 #include "btf_ids.h"
 #include "elf_file.h"
