@@ -688,7 +688,5 @@ void b2b_edit_free(struct b2b_edit *ed)
 	free(ed->reduced_of);
 	free(ed->new_impl);
 	free(ed->data);
-	ed->reduced_of = NULL;
-	ed->new_impl = NULL;
-	ed->data = NULL;
+	memset(ed, 0, sizeof(*ed));
 }
