@@ -36,9 +36,13 @@ CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
 # The library and the CLI see include/ only (their own headers sit beside
-# their sources); tests and benchmarks reach inside both.
+# their sources: the library's in its stage folders, LIB_DIRS, which its
+# objects alone have on their include path); tests and benchmarks reach
+# inside both.
 B2B_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE
-INTERNAL_CPPFLAGS := -Isrc/lib -Isrc/cli
+LIB_DIRS	:= src/lib/util src/lib/format src/lib/input src/lib/plan src/lib/edit src/lib/passes src/lib
+LIB_CPPFLAGS	:= $(addprefix -I,$(LIB_DIRS))
+INTERNAL_CPPFLAGS := $(LIB_CPPFLAGS) -Isrc/cli
 
 # What the installed libbpf declares and exports, for src/lib/libbpf_compat.c
 # (a function 1.1.2 declares without exporting fails the link):
@@ -73,9 +77,16 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c compress.c modsig.c elf_file.c btf_ids.c btf_format.c btf_input.c kernel_sets.c btf_check.c name_index.c kfuncs.c plan.c \
-		   btf_edit.c transform.c btf_raw.c btf_dedup.c btf_sort.c btf_distill.c btf_relocate.c distilled.c split_check.c post.c \
-		   output.c load.c handle.c write.c
+# the library by folder (README.md, Layout): the small tools, the formats
+# (BTF, ELF, compressed modules, output files), the input read at open, the
+# plan, the edit, the post-passes; in src/lib itself the public API's files
+LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c name_index.c \
+		   compress.c modsig.c elf_file.c btf_format.c btf_raw.c output.c \
+		   btf_ids.c kernel_sets.c btf_input.c btf_check.c kfuncs.c btf_relocate.c split_check.c \
+		   plan.c \
+		   btf_edit.c \
+		   btf_dedup.c btf_sort.c btf_distill.c post.c \
+		   load.c distilled.c transform.c handle.c write.c
 CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
 		   kfunc_decl.c kfunc_table.c kfunc_history.c
 LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
@@ -105,7 +116,8 @@ all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(ADAPTER)
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
 # bpftool do; the CLI sees only include/btf2btf.h of the library. Header
 # dependencies come from the compiler (-MMD), included at the end.
-vpath %.c src/lib src/cli
+vpath %.c $(LIB_DIRS) src/cli
+$(LIB_OBJS) $(PIC_OBJS) $(TLIB_OBJS): B2B_CPPFLAGS += $(LIB_CPPFLAGS)
 
 $(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/obj
 	$(COMPILE) -c $< -o $@
@@ -182,4 +194,7 @@ clean:
 
 # dependency files are read if present and never made
 %.d: ;
+# a library source an older build's dependency files name in src/lib itself,
+# before it moved into its stage folder: its object is made anew from there
+src/lib/%.c: ;
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/fixtures/obj/*.d)

@@ -5,7 +5,7 @@
  * refuses the object), on a warning only with --werror. The object is
  * opened leniently and never transformed, so every problem is reported,
  * including those that make the transform refuse the object. The rules
- * themselves live in the library (src/lib/plan.c); README.md lists them.
+ * themselves live in the library (src/lib/plan/plan.c); README.md lists them.
  *
  * Input whose set8s cannot be read (raw BTF; a stripped vmlinux: .BTF_ids
  * but no symbol table) hides what most rules look at: that is said, not

@@ -6,7 +6,6 @@
 #ifndef BTF2BTF_HANDLE_H
 #define BTF2BTF_HANDLE_H
 
-#include "btf_edit.h"
 #include "btf_format.h"
 #include "btf_ids.h"
 #include "elf_file.h"
@@ -46,8 +45,7 @@ struct btf2btf {
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
 	 * has what is asked later); base_names: of the base, kept */
 	struct b2b_name_index names, base_names;
-	struct b2b_tag_index tags;
-	bool tags_built;		/* false once freed for the post-passes: rebuilt on demand */
+	struct b2b_tag_index tags;	/* freed for the post-passes: rebuilt on demand */
 	struct b2b_kfuncs kfuncs;
 	struct b2b_plan plan;
 	struct btf2btf_stats stats;

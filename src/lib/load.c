@@ -130,7 +130,6 @@ static int collect(struct btf2btf *b)
 	int err;
 
 	err = b2b_tag_index_build(&b->tags, b->btf);
-	b->tags_built = !err;
 	if (!err)
 		err = index_names(b, &entry_want);
 	if (err) {

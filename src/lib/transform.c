@@ -1,223 +1,21 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Stage 3 of the pipeline (open -> plan -> edit -> post-passes -> write):
- * drives the edit and the post-passes and commits their one result.
- *
- * The transform carries out the plan (plan.c decides, this file only does).
- * For kfunc bpf_foo(int a, struct bpf_prog_aux *aux) flagged KF_IMPLICIT_ARGS:
- *
- *   bpf_foo_impl(int a, struct bpf_prog_aux *aux)   new FUNC, original proto,
- *                                                   every decl tag but bpf_kfunc
- *   __bpf_kfunc bpf_foo(int a)                      new, reduced FUNC_PROTO
- *
- * Prototypes are shared (GCC + pahole give f and f_impl one proto), so a
- * proto is never edited: a new one is added and only the kfunc's FUNC is
- * repointed. With the features asked for, also "bpf_fastcall" and
- * "bpf_kfunc" decl tags and address_space(1) type attributes on arena
- * pointers (upstream's order: the arena proto is made from the reduced one).
- *
- * All of it is built aside (struct b2b_ext, new states and stats in struct
- * tx) and committed to the handle only once nothing can fail any more.
+ * The transform, stages 3 and 4 of the pipeline (open -> plan -> edit ->
+ * post-passes -> write), each in the file of its job: the plan is checked
+ * (plan.c), carried out (the edit, btf_edit.c), the post-passes run over
+ * its result (post.c); then the one result is parsed and committed to the
+ * handle here, once nothing can fail any more.
  */
 #include <bpf/btf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
 #include "libbpf_compat.h"
 #include "plan.h"
-
-struct tx {
-	const struct btf *btf;			/* as read: never modified */
-	const struct b2b_tag_index *tags;	/* of btf */
-	const struct b2b_log *log;
-	struct b2b_ext ext;			/* what the transform adds and repoints */
-	__u32 *reduced_of;			/* original proto id -> reduced proto id */
-	__u32 nr_orig;				/* type count as read */
-	struct btf2btf_stats stats;		/* the handle's, updated aside */
-	/* the FUNCs <name>_impl added, a kfunc with BTF2BTF_ACT_ADD_IMPL each,
-	 * in kfunc order: with the actions, all the kfuncs' results (committed
-	 * at the end), 4 bytes an added _impl instead of 12 a kfunc */
-	__u32 *new_impl;
-	size_t nr_new_impl;
-};
-
-/* Copy the kfunc's decl tags to _impl, bpf_kfunc excepted. A tag on a
- * parameter the reduced proto drops moves to _impl instead: left on the
- * kfunc it would point past the end of its prototype. */
-static int move_tags(struct tx *tx, const struct btf2btf_kfunc *k, __u32 impl_id,
-		     const char *impl_name, bool copy, int keep)
-{
-	size_t first, n;
-
-	n = b2b_tag_index_find(tx->tags, k->btf_id, &first);
-	for (size_t i = first; i < first + n; i++) {
-		__u32 tag_id = tx->tags->ids[i];
-		const struct btf_type *t = btf__type_by_id(tx->btf, tag_id);
-		int idx = btf_decl_tag(t)->component_idx;
-		int err;
-
-		if (b2b_is_kfunc_tag(tx->btf, tag_id))
-			continue;
-		if (idx >= keep) {
-			err = b2b_ext_retype(&tx->ext, tag_id, impl_id);
-			if (err)
-				return b2b_errno(tx->log, err, "cannot move a decl tag of %s", k->name);
-			continue;
-		}
-		if (!copy)
-			continue;
-		/* tx->btf is never modified: its strings stay put */
-		err = b2b_ext_add_decl_tag(&tx->ext, btf__name_by_offset(tx->btf, t->name_off),
-					   impl_id, idx, btf_kflag(t));
-		if (err < 0)
-			return b2b_errno(tx->log, err, "cannot add decl tag to %s: %s", impl_name,
-					 strerror(-err));
-	}
-	return 0;
-}
-
-/* One reduced proto per original proto: kfuncs sharing a proto share it. */
-static int reduced_proto(struct tx *tx, __u32 proto_id, __u16 keep)
-{
-	int id;
-
-	if (proto_id < tx->nr_orig && tx->reduced_of[proto_id])
-		return tx->reduced_of[proto_id];
-	id = b2b_ext_add_proto_prefix(&tx->ext, proto_id, keep);
-	if (id > 0 && proto_id < tx->nr_orig)
-		tx->reduced_of[proto_id] = id;
-	return id;
-}
-
-static int add_func_tag(struct tx *tx, const char *value, __u32 id, const char *name)
-{
-	int tag = b2b_ext_add_decl_tag(&tx->ext, value, id, -1, false);
-
-	if (tag < 0)
-		return b2b_errno(tx->log, tag, "cannot add %s tag to %s: %s", value, name,
-				 strerror(-tag));
-	return 0;
-}
-
-/* A new pointer to ptr_id's target through an address_space(1) attribute. */
-static int arena_ptr(struct tx *tx, __u32 ptr_id)
-{
-	int tag = b2b_ext_add_type_tag(&tx->ext, B2B_ARENA_ATTR, btf__type_by_id(tx->btf, ptr_id)->type,
-				       true);
-
-	return tag < 0 ? tag : b2b_ext_add_ptr(&tx->ext, tag);
-}
-
-/* The kfunc's prototype (its first nr params) with the arena pointers tagged. */
-static int arena_proto(struct tx *tx, const struct btf2btf_kfunc *k, __u32 proto_id, __u16 nr)
-{
-	const struct btf_type *proto = btf__type_by_id(tx->btf, proto_id);
-	int ret = proto->type, id, err = 0;
-
-	if (k->actions & BTF2BTF_ACT_ARENA_RET)
-		ret = arena_ptr(tx, proto->type);
-	id = ret < 0 ? ret : b2b_ext_add_proto(&tx->ext, proto_id, nr, ret);
-	for (__u16 i = 0; id > 0 && i < nr && i < 64 && !err; i++) {
-		int ptr;
-
-		if (!(k->arena_args & (1ULL << i)))
-			continue;
-		ptr = arena_ptr(tx, btf_params(proto)[i].type);
-		err = ptr < 0 ? ptr : b2b_ext_set_param_type(&tx->ext, id, i, ptr);
-	}
-	if (id > 0 && !err)
-		err = b2b_ext_retype(&tx->ext, k->btf_id, id);
-	if (id < 0 || err)
-		return b2b_errno(tx->log, id < 0 ? id : err,
-				 "cannot add the arena prototype of %s: %s", k->name,
-				 strerror(-(id < 0 ? id : err)));
-	tx->stats.arena_protos++;
-	return 0;
-}
-
-static int run_kfunc(struct tx *tx, const struct btf2btf_kfunc *k)
-{
-	const struct btf_type *func = btf__type_by_id(tx->btf, k->btf_id);
-	__u32 proto_id = func->type;
-	__u16 nr = b2b_vlen(btf__type_by_id(tx->btf, proto_id));
-	int keep = k->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)k->reduced_params : nr;
-	int err, id;
-
-	if (k->planned == BTF2BTF_KFUNC_ALREADY)
-		tx->stats.already++;
-	if (k->actions & BTF2BTF_ACT_FASTCALL_TAG) {
-		err = add_func_tag(tx, "bpf_fastcall", k->btf_id, k->name);
-		if (err)
-			return err;
-		tx->stats.fastcall_added++;
-	}
-	if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
-		const char *impl_name = k->impl_name;	/* named by the plan */
-
-		if (!impl_name)
-			return b2b_errno(tx->log, -EINVAL, "kfunc %s: the plan named no %s",
-					 k->name, BTF2BTF_IMPL_SUFFIX);
-		id = b2b_ext_add_func(&tx->ext, impl_name, b2b_vlen(func), proto_id);
-		if (id < 0)
-			return b2b_errno(tx->log, id, "cannot add FUNC %s: %s", impl_name,
-					 strerror(-id));
-		tx->new_impl[tx->nr_new_impl++] = id;
-		err = move_tags(tx, k, id, impl_name, true, keep);
-		if (!err && (k->actions & BTF2BTF_ACT_FASTCALL_TAG))
-			err = add_func_tag(tx, "bpf_fastcall", id, impl_name);
-		if (err)
-			return err;
-		if (k->actions & BTF2BTF_ACT_FASTCALL_TAG)
-			tx->stats.fastcall_added++;
-		tx->stats.impl_added++;
-		tx->stats.transformed++;
-	} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
-		if (k->actions & BTF2BTF_ACT_MOVE_TAGS) {
-			err = move_tags(tx, k, k->impl_id, NULL, false, keep);
-			if (err)
-				return err;
-		}
-		tx->stats.legacy++;
-		tx->stats.transformed++;
-	}
-	if (k->actions & BTF2BTF_ACT_REDUCE_PROTO) {
-		id = reduced_proto(tx, proto_id, keep);
-		if (id < 0)
-			return b2b_errno(tx->log, id, "cannot add the reduced prototype of %s: %s",
-					 k->name, strerror(-id));
-		err = b2b_ext_retype(&tx->ext, k->btf_id, id);
-		if (err)
-			return b2b_errno(tx->log, err, "cannot repoint kfunc %s", k->name);
-	}
-	if (k->actions & (BTF2BTF_ACT_ARENA_RET | BTF2BTF_ACT_ARENA_ARGS))
-		return arena_proto(tx, k, proto_id, keep);
-	return 0;
-}
-
-/* The plan, carried out into tx. */
-static int run(struct tx *tx, const struct btf2btf *b)
-{
-	int err = 0;
-
-	for (size_t i = 0; i < b->kfuncs.nr && !err; i++)
-		err = run_kfunc(tx, &b->kfuncs.items[i]);
-	/* after every other addition, where the --add-kfunc-tags run always put them */
-	for (size_t i = 0; i < b->kfuncs.nr && !err; i++) {
-		const struct btf2btf_kfunc *k = &b->kfuncs.items[i];
-
-		if (!(k->actions & BTF2BTF_ACT_KFUNC_TAG))
-			continue;
-		err = add_func_tag(tx, "bpf_kfunc", k->btf_id, k->name);
-		if (!err)
-			tx->stats.tags_added++;
-	}
-	return err;
-}
 
 static int cmp_item_by_id(const void *a, const void *b, void *items)
 {
@@ -285,121 +83,59 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *s
 		remap_id(&b->set8_view[i].id, map, nr);
 	/* the decl tag index served the transform and describes the old ids */
 	b2b_tag_index_free(&b->tags);
-	b->tags_built = false;
-}
-
-static bool is_identity(const __u32 *map, __u32 nr)
-{
-	for (__u32 i = 0; map && i < nr; i++)
-		if (map[i] != i)
-			return false;
-	return true;
-}
-
-/* dedup, sort or distill: passes that read the result laid out whole */
-static bool post_passes_wanted(const struct btf2btf *b)
-{
-	return b->features & (BTF2BTF_FEAT_DEDUP | BTF2BTF_FEAT_SORT) || b->distill;
 }
 
 /*
- * Dedup, distilled base and sort by name (b->features, b->distill) over
- * post->btf: the transform's result, or a copy of the BTF read when the
- * transform changed nothing. b is not touched: commit() applies the result.
+ * The result, parsed, becomes the handle's: post->btf, the edit's result
+ * with every post-pass applied (NULL data: the BTF read is the result).
+ * What can fail comes first, and leaves the handle as it was; from the
+ * kfunc states on nothing can fail, the transform being all or nothing.
  */
-static int run_post_passes(const struct btf2btf *b, struct b2b_post *post)
+static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post *post)
 {
-	int err;
-
-	if (!post->btf.data) {
-		const void *raw;
-		__u32 sz = 0;
-
-		raw = btf__raw_data(b->btf, &sz);	/* native: btf_format.h */
-		post->btf.data = raw ? b2b_malloc(sz) : NULL;
-		if (!post->btf.data)
-			return b2b_errno(&b->log, -ENOMEM, "out of memory");
-		memcpy(post->btf.data, raw, sz);
-		post->btf.size = sz;
-	}
-	err = b2b_post_run(post);
-	if (err == -EINVAL && post->distill)
-		return b2b_errno(&b->log, err,
-				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
-	if (err)
-		return b2b_errno(&b->log, err, "cannot %s the BTF: %s",
-				 post->dedup ? "deduplicate/sort" : "sort", strerror(-err));
-	if (post->dedup)
-		b2b_debug(&b->log, "dedup: %s",
-			  post->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
-					   : "new types matched by hash against the deduplicated input");
-	if (!is_identity(post->btf.map, post->btf.nr_map)) {
-		for (size_t i = 0; i < b->ids.nr_sets; i++) {
-			if (b->ids.sets[i].resolved)
-				return b2b_errno(&b->log, -EINVAL,
-						 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
-						 b->ids.sets[i].name);
-		}
-	}
-	return 0;
-}
-
-static int start(struct tx *tx, const struct btf2btf *b)
-{
-	size_t nr_add = 0;
-
-	tx->btf = b->btf;
-	tx->tags = &b->tags;
-	tx->log = &b->log;
-	tx->stats = b->stats;
-	tx->nr_orig = btf__type_cnt(b->btf);
-	if (b2b_ext_init(&tx->ext, b->btf))
-		return -ENOMEM;
-	tx->reduced_of = b2b_calloc(tx->nr_orig, sizeof(*tx->reduced_of));
-	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		nr_add += !!(b->kfuncs.items[i].actions & BTF2BTF_ACT_ADD_IMPL);
-	tx->new_impl = b2b_calloc(nr_add + 1, sizeof(*tx->new_impl));
-	if (!tx->reduced_of || !tx->new_impl)
-		return -ENOMEM;
-	return 0;
-}
-
-static void finish(struct tx *tx)
-{
-	b2b_ext_free(&tx->ext);
-	free(tx->reduced_of);
-	free(tx->new_impl);
-}
-
-/* Nothing here can fail: the transform's result becomes the handle's.
- * result: the transformed BTF with every post-pass applied (NULL: the BTF
- * read is the result). scratch: room for the kfunc table's indexes when
- * post has an id map. */
-static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool changed,
-		   struct b2b_post *post, __u32 *scratch)
-{
+	bool changed = ed->changed || post->changed || post->new_base;
+	struct btf *result = NULL;
+	__u32 *scratch = NULL;
 	size_t added = 0;
 
-	/* what run_kfunc() did, all of it, as the transform is all or nothing */
+	if (post->btf.data && (ed->changed || post->changed)) {
+		errno = 0;
+		result = b2b_btf_new(post->btf.data, post->btf.size,
+				     post->new_base ? post->new_base : b->base);
+		if (!result)
+			return b2b_errno(&b->log, errno ? -errno : -EINVAL,
+					 "transformed BTF: cannot parse: %s",
+					 strerror(errno ? errno : EINVAL));
+	}
+	/* the kfunc table's re-sort by the new ids needs room: taken now, when
+	 * the passes have given theirs back and a failure can still undo */
+	if (post->btf.map) {
+		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
+		if (!scratch) {
+			btf__free(result);
+			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+		}
+	}
+	/* what the edit did, all of it */
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
 		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
 
 		if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
 			k->state = BTF2BTF_KFUNC_TRANSFORMED;
-			k->impl_id = tx->new_impl[added++];
+			k->impl_id = ed->new_impl[added++];
 		} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
 			k->state = BTF2BTF_KFUNC_LEGACY;
 		}
 	}
-	b->stats = tx->stats;
+	b->stats = ed->stats;
 	if (post->btf.map)
 		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
+	free(scratch);
 	if (result) {
 		btf__free(b->btf);
 		b->btf = result;
 		b2b_raw_out_forget(b, 0);
 	}
-	changed = changed || post->changed || post->new_base;
 	if (post->new_base) {
 		b2b_raw_out_forget(b, 1);
 		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
@@ -410,20 +146,20 @@ static void commit(struct btf2btf *b, struct tx *tx, struct btf *result, bool ch
 	}
 	b->transformed = true;
 	b->changed = changed;
+	return 0;
 }
 
 int btf2btf__transform(struct btf2btf *b)
 {
+	struct b2b_edit ed = { 0 };
 	struct b2b_post post = {
 		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->features & BTF2BTF_FEAT_SORT,
 		.distill = b->distill,
 		.base = b->base,
 	};
-	struct btf *result = NULL;
-	struct tx tx = { 0 };
-	__u32 *scratch = NULL;
-	bool changed;
+	bool passes = post.dedup || post.sort || post.distill;
+	const char *resolved_set = NULL;
 	int err;
 
 	if (b->transformed)
@@ -432,58 +168,28 @@ int btf2btf__transform(struct btf2btf *b)
 		b2b_plan_log_errors(&b->plan, &b->log);
 		return -EINVAL;
 	}
-	/* a transform the post-passes failed freed the tag index */
-	err = b->tags_built ? 0 : b2b_tag_index_build(&b->tags, b->btf);
-	b->tags_built = !err;
-	if (!err)
-		err = start(&tx, b);
+	/* built at open; freed by an edit the post-passes follow (they read
+	 * the result laid out whole: its memory serves them), so that a
+	 * transform they failed builds it again */
+	err = b->tags.built ? 0 : b2b_tag_index_build(&b->tags, b->btf);
 	if (err)
-		err = b2b_errno(&b->log, err, "out of memory");
-	if (!err)
-		err = run(&tx, b);
-	/* what served the transform alone: its memory serves the post-passes */
-	free(tx.reduced_of);
-	tx.reduced_of = NULL;
-	if (!err && post_passes_wanted(b)) {
-		b2b_tag_index_free(&b->tags);
-		b->tags_built = false;
-	}
-	changed = btf__type_cnt(tx.ext.btf ? tx.ext.btf : b->btf) > 1 || tx.ext.nr_retype;
-	if (!err && changed)
-		err = b2b_ext_check(&tx.ext, "transformed BTF", &b->log);
+		return b2b_errno(&b->log, err, "out of memory");
+	ed.release_tags = passes;
+	err = b2b_edit_run(&ed, b->btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
 	/* one BTF from here on: laid out, through the passes, parsed */
-	post.first_new = tx.ext.first_id;
-	if (!err && changed) {
-		err = b2b_ext_lay_out(&tx.ext, &post.btf.data, &post.btf.size);
-		if (err)
-			b2b_errno(&b->log, err, "cannot lay out the transformed BTF: %s",
-				  strerror(-err));
-	}
-	if (!err && post_passes_wanted(b))
-		err = run_post_passes(b, &post);
-	if (!err && post.btf.data && (changed || post.changed)) {
-		errno = 0;
-		result = b2b_btf_new(post.btf.data, post.btf.size,
-				     post.new_base ? post.new_base : b->base);
-		if (!result)
-			err = b2b_errno(&b->log, errno ? -errno : -EINVAL,
-					"transformed BTF: cannot parse: %s",
-					strerror(errno ? errno : EINVAL));
-	}
-	/* the kfunc table's re-sort by the new ids needs room: taken now, when
-	 * the passes have given theirs back and a failure can still undo */
-	if (!err && post.btf.map) {
-		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
-		if (!scratch)
-			err = b2b_errno(&b->log, -ENOMEM, "out of memory");
-	}
-	if (!err) {
-		commit(b, &tx, result, changed, &post, scratch);
-	} else {
-		btf__free(result);
-	}
-	free(scratch);
+	post.first_new = ed.first_new;
+	post.btf.data = ed.data;
+	post.btf.size = ed.size;
+	ed.data = NULL;
+	/* a set8 resolve_btfids filled in names ids a renumbering would leave stale */
+	for (size_t i = 0; i < b->ids.nr_sets && !resolved_set; i++)
+		if (b->ids.sets[i].resolved)
+			resolved_set = b->ids.sets[i].name;
+	if (!err && passes)
+		err = b2b_post_stage(&post, b->btf, resolved_set, &b->log);
+	if (!err)
+		err = commit(b, &ed, &post);
 	b2b_post_free(&post);
-	finish(&tx);
+	b2b_edit_free(&ed);
 	return err;
 }

@@ -11,8 +11,9 @@ struct btf;
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
 struct b2b_tag_index {
 	__u32 *ids;
-	__u32 *targets;		/* targets[i]: the type ids[i] tags */
+	__u32 *targets;		/* targets[i]: the type ids[i] tags (in ids' block) */
 	size_t nr;
+	bool built;		/* false until built, and once freed */
 };
 
 /*

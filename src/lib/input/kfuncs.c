@@ -50,15 +50,17 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	}
 	if (!idx->nr) {
 		free(pos);
+		idx->built = true;
 		return 0;
 	}
-	idx->ids = b2b_malloc(idx->nr * sizeof(*idx->ids));
-	idx->targets = b2b_malloc(idx->nr * sizeof(*idx->targets));
-	if (!idx->ids || !idx->targets) {
+	/* one block: the ids, then the targets */
+	idx->ids = b2b_malloc(idx->nr * 2 * sizeof(*idx->ids));
+	if (!idx->ids) {
 		free(pos);
-		b2b_tag_index_free(idx);
+		idx->nr = 0;
 		return -ENOMEM;
 	}
+	idx->targets = idx->ids + idx->nr;
 	for (__u32 t = 1; t <= cnt; t++)
 		pos[t] += pos[t - 1];
 	for (__u32 id = start; id < cnt; id++) {
@@ -72,13 +74,13 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		idx->targets[at] = t->type;
 	}
 	free(pos);
+	idx->built = true;
 	return 0;
 }
 
 void b2b_tag_index_free(struct b2b_tag_index *idx)
 {
 	free(idx->ids);
-	free(idx->targets);
 	memset(idx, 0, sizeof(*idx));
 }
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* .BTF_ids: set8 ranges, their entries and each entry's flags word. */
-#ifndef BTF2BTF_BTF_IDS_H
-#define BTF2BTF_BTF_IDS_H
+/*
+ * What .BTF_ids holds, as read: set8s, their entries, and the kernel the
+ * object belongs to. btf_ids.c fills it in from the section and the symbol
+ * table, kernel_sets.c adds what a 6.0-6.8 kernel registers each set8 as;
+ * the kfunc table and the plan read it.
+ */
+#ifndef BTF2BTF_SET8_H
+#define BTF2BTF_SET8_H
 
 #include "arena.h"
-#include "elf_file.h"
-
-#define B2B_SET8_PREFIX "__BTF_ID__set8__"
-#define B2B_FUNC_PREFIX "__BTF_ID__func__"
 
 struct b2b_set8 {
 	char *name;
@@ -57,11 +58,4 @@ static inline bool b2b_set8_lists_kfuncs(const struct b2b_set8 *set)
 	return (set->flags & BTF2BTF_SET8_KFUNCS) || set->registered == B2B_REG_KFUNCS;
 }
 
-/* Parse .BTF_ids and the symbol table; a missing section is not an error. */
-int b2b_btf_ids_parse(struct b2b_elf *e, struct b2b_btf_ids *ids, const struct b2b_log *log);
-void b2b_btf_ids_free(struct b2b_btf_ids *ids);
-
-/* Function name from "__BTF_ID__func__<name>__<counter><line>" into buf. */
-int b2b_btf_id_func_name(const char *sym, char *buf, size_t size);
-
-#endif /* BTF2BTF_BTF_IDS_H */
+#endif /* BTF2BTF_SET8_H */

@@ -71,4 +71,14 @@ struct b2b_post {
 
 int b2b_post_run(struct b2b_post *p);
 void b2b_post_free(struct b2b_post *p);
+
+/*
+ * The transform's stage 4: the passes over p->btf, the edit's result, or,
+ * when the edit changed nothing (p->btf.data NULL), a copy of read, the BTF
+ * read; every failure logged. resolved_set: the name of a set8 that
+ * resolve_btfids resolved already (NULL: none), whose ids a renumbering
+ * would leave stale: refused then.
+ */
+int b2b_post_stage(struct b2b_post *p, const struct btf *read, const char *resolved_set,
+		   const struct b2b_log *log);
 #endif /* BTF2BTF_BTF_POST_H */

@@ -78,3 +78,45 @@ int b2b_post_run(struct b2b_post *p)
 	}
 	return err;
 }
+
+static bool is_identity(const __u32 *map, __u32 nr)
+{
+	for (__u32 i = 0; map && i < nr; i++)
+		if (map[i] != i)
+			return false;
+	return true;
+}
+
+int b2b_post_stage(struct b2b_post *p, const struct btf *read, const char *resolved_set,
+		   const struct b2b_log *log)
+{
+	int err;
+
+	if (!p->btf.data) {
+		const void *raw;
+		__u32 sz = 0;
+
+		raw = btf__raw_data(read, &sz);	/* native: btf_format.h */
+		p->btf.data = raw ? b2b_malloc(sz) : NULL;
+		if (!p->btf.data)
+			return b2b_errno(log, -ENOMEM, "out of memory");
+		memcpy(p->btf.data, raw, sz);
+		p->btf.size = sz;
+	}
+	err = b2b_post_run(p);
+	if (err == -EINVAL && p->distill)
+		return b2b_errno(log, err,
+				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
+	if (err)
+		return b2b_errno(log, err, "cannot %s the BTF: %s",
+				 p->dedup ? "deduplicate/sort" : "sort", strerror(-err));
+	if (p->dedup)
+		b2b_debug(log, "dedup: %s",
+			  p->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
+					: "new types matched by hash against the deduplicated input");
+	if (resolved_set && !is_identity(p->btf.map, p->btf.nr_map))
+		return b2b_errno(log, -EINVAL,
+				 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
+				 resolved_set);
+	return 0;
+}

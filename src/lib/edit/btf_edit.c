@@ -2,9 +2,10 @@
 /*
  * Stage 3 of the pipeline (open -> plan -> edit -> post-passes -> write): the edit.
  *
- * Append-only BTF edits (see struct b2b_ext in btf_edit.h): the new types
- * are built with libbpf in a BTF of their own, then laid out after the
- * original bytes (b2b_ext_lay_out()).
+ * The plan carried out (the plan decides, this file only does), kfunc by
+ * kfunc (struct b2b_edit in btf_edit.h), as append-only BTF edits (struct
+ * b2b_ext): the new types are built with libbpf in a BTF of their own,
+ * checked, then laid out after the original bytes (b2b_ext_lay_out()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,6 +19,9 @@
 #include "btf_edit.h"
 #include "name_index.h"
 #include "libbpf_compat.h"
+#include "plan.h"
+
+/* ---- append-only edits (struct b2b_ext) ---- */
 
 /* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */
 static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int component_idx,
@@ -58,23 +62,25 @@ static int ext_id(const struct b2b_ext *x, int local)
 /* Every addition is an allocation point of the fault-injection tests. */
 #define EXT_ADD(x, call) (b2b_fault_nomem() ? -ENOMEM : ext_id(x, call))
 
-int b2b_ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
+/* Ids in and out are the ids of the result. */
+static int ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
 {
 	return EXT_ADD(x, btf__add_func(x->btf, name, linkage, proto));
 }
 
-int b2b_ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int component_idx,
-			 bool kflag)
+static int ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int component_idx,
+			    bool kflag)
 {
 	return EXT_ADD(x, add_decl_tag(x->btf, value, target, component_idx, kflag));
 }
 
-int b2b_ext_add_ptr(struct b2b_ext *x, __u32 type)
+static int ext_add_ptr(struct b2b_ext *x, __u32 type)
 {
 	return EXT_ADD(x, btf__add_ptr(x->btf, type));
 }
 
-int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag)
+/* A TYPE_TAG; kflag: an attribute (kind_flag 1, "address_space(1)"). */
+static int ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag)
 {
 	int id = EXT_ADD(x, btf__add_type_tag(x->btf, value, type));
 
@@ -83,7 +89,8 @@ int b2b_ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool 
 	return id;
 }
 
-int b2b_ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret)
+/* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters, returning type ret. */
+static int ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret)
 {
 	const struct btf_type *proto = btf__type_by_id(x->orig, proto_id);
 	const struct btf_param *p = btf_params(proto);
@@ -103,12 +110,14 @@ int b2b_ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 
 	return id;
 }
 
-int b2b_ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
+/* The same, returning what proto_id returns. */
+static int ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
 {
-	return b2b_ext_add_proto(x, proto_id, nr_params, btf__type_by_id(x->orig, proto_id)->type);
+	return ext_add_proto(x, proto_id, nr_params, btf__type_by_id(x->orig, proto_id)->type);
 }
 
-int b2b_ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type)
+/* Parameter idx of a new FUNC_PROTO now has type type. */
+static int ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type)
 {
 	struct btf_type *t;
 
@@ -186,7 +195,7 @@ static int check_func(const struct b2b_ext *x, __u32 func, __u32 proto_id, const
  * of the result is laid out: the references they make are what the
  * transform computed, so this is where its mistakes would show.
  */
-int b2b_ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log)
+static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log)
 {
 	__u32 nr = btf__type_cnt(x->btf);
 	int err = 0;
@@ -447,4 +456,237 @@ out:
 	free(out);
 	new_strs_free(&ns);
 	return err;
+}
+
+/* ---- the edit: the plan carried out ---- */
+
+/* Copy the kfunc's decl tags to _impl, bpf_kfunc excepted. A tag on a
+ * parameter the reduced proto drops moves to _impl instead: left on the
+ * kfunc it would point past the end of its prototype. */
+static int move_tags(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 impl_id,
+		     const char *impl_name, bool copy, int keep)
+{
+	size_t first, n;
+
+	n = b2b_tag_index_find(ed->tags, k->btf_id, &first);
+	for (size_t i = first; i < first + n; i++) {
+		__u32 tag_id = ed->tags->ids[i];
+		const struct btf_type *t = btf__type_by_id(ed->btf, tag_id);
+		int idx = btf_decl_tag(t)->component_idx;
+		int err;
+
+		if (b2b_is_kfunc_tag(ed->btf, tag_id))
+			continue;
+		if (idx >= keep) {
+			err = b2b_ext_retype(&ed->ext, tag_id, impl_id);
+			if (err)
+				return b2b_errno(ed->log, err, "cannot move a decl tag of %s", k->name);
+			continue;
+		}
+		if (!copy)
+			continue;
+		/* ed->btf is never modified: its strings stay put */
+		err = ext_add_decl_tag(&ed->ext, btf__name_by_offset(ed->btf, t->name_off),
+				       impl_id, idx, btf_kflag(t));
+		if (err < 0)
+			return b2b_errno(ed->log, err, "cannot add decl tag to %s: %s", impl_name,
+					 strerror(-err));
+	}
+	return 0;
+}
+
+/* One reduced proto per original proto: kfuncs sharing a proto share it. */
+static int reduced_proto(struct b2b_edit *ed, __u32 proto_id, __u16 keep)
+{
+	int id;
+
+	if (proto_id < ed->nr_orig && ed->reduced_of[proto_id])
+		return ed->reduced_of[proto_id];
+	id = ext_add_proto_prefix(&ed->ext, proto_id, keep);
+	if (id > 0 && proto_id < ed->nr_orig)
+		ed->reduced_of[proto_id] = id;
+	return id;
+}
+
+static int add_func_tag(struct b2b_edit *ed, const char *value, __u32 id, const char *name)
+{
+	int tag = ext_add_decl_tag(&ed->ext, value, id, -1, false);
+
+	if (tag < 0)
+		return b2b_errno(ed->log, tag, "cannot add %s tag to %s: %s", value, name,
+				 strerror(-tag));
+	return 0;
+}
+
+/* A new pointer to ptr_id's target through an address_space(1) attribute. */
+static int arena_ptr(struct b2b_edit *ed, __u32 ptr_id)
+{
+	int tag = ext_add_type_tag(&ed->ext, B2B_ARENA_ATTR, btf__type_by_id(ed->btf, ptr_id)->type,
+				   true);
+
+	return tag < 0 ? tag : ext_add_ptr(&ed->ext, tag);
+}
+
+/* The kfunc's prototype (its first nr params) with the arena pointers tagged. */
+static int arena_proto(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 proto_id,
+		       __u16 nr)
+{
+	const struct btf_type *proto = btf__type_by_id(ed->btf, proto_id);
+	int ret = proto->type, id, err = 0;
+
+	if (k->actions & BTF2BTF_ACT_ARENA_RET)
+		ret = arena_ptr(ed, proto->type);
+	id = ret < 0 ? ret : ext_add_proto(&ed->ext, proto_id, nr, ret);
+	for (__u16 i = 0; id > 0 && i < nr && i < 64 && !err; i++) {
+		int ptr;
+
+		if (!(k->arena_args & (1ULL << i)))
+			continue;
+		ptr = arena_ptr(ed, btf_params(proto)[i].type);
+		err = ptr < 0 ? ptr : ext_set_param_type(&ed->ext, id, i, ptr);
+	}
+	if (id > 0 && !err)
+		err = b2b_ext_retype(&ed->ext, k->btf_id, id);
+	if (id < 0 || err)
+		return b2b_errno(ed->log, id < 0 ? id : err,
+				 "cannot add the arena prototype of %s: %s", k->name,
+				 strerror(-(id < 0 ? id : err)));
+	ed->stats.arena_protos++;
+	return 0;
+}
+
+static int edit_kfunc(struct b2b_edit *ed, const struct btf2btf_kfunc *k)
+{
+	const struct btf_type *func = btf__type_by_id(ed->btf, k->btf_id);
+	__u32 proto_id = func->type;
+	__u16 nr = b2b_vlen(btf__type_by_id(ed->btf, proto_id));
+	int keep = k->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)k->reduced_params : nr;
+	int err, id;
+
+	if (k->planned == BTF2BTF_KFUNC_ALREADY)
+		ed->stats.already++;
+	if (k->actions & BTF2BTF_ACT_FASTCALL_TAG) {
+		err = add_func_tag(ed, "bpf_fastcall", k->btf_id, k->name);
+		if (err)
+			return err;
+		ed->stats.fastcall_added++;
+	}
+	if (k->actions & BTF2BTF_ACT_ADD_IMPL) {
+		const char *impl_name = k->impl_name;	/* named by the plan */
+
+		if (!impl_name)
+			return b2b_errno(ed->log, -EINVAL, "kfunc %s: the plan named no %s",
+					 k->name, BTF2BTF_IMPL_SUFFIX);
+		id = ext_add_func(&ed->ext, impl_name, b2b_vlen(func), proto_id);
+		if (id < 0)
+			return b2b_errno(ed->log, id, "cannot add FUNC %s: %s", impl_name,
+					 strerror(-id));
+		ed->new_impl[ed->nr_new_impl++] = id;
+		err = move_tags(ed, k, id, impl_name, true, keep);
+		if (!err && (k->actions & BTF2BTF_ACT_FASTCALL_TAG))
+			err = add_func_tag(ed, "bpf_fastcall", id, impl_name);
+		if (err)
+			return err;
+		if (k->actions & BTF2BTF_ACT_FASTCALL_TAG)
+			ed->stats.fastcall_added++;
+		ed->stats.impl_added++;
+		ed->stats.transformed++;
+	} else if (k->actions & BTF2BTF_ACT_USE_LEGACY) {
+		if (k->actions & BTF2BTF_ACT_MOVE_TAGS) {
+			err = move_tags(ed, k, k->impl_id, NULL, false, keep);
+			if (err)
+				return err;
+		}
+		ed->stats.legacy++;
+		ed->stats.transformed++;
+	}
+	if (k->actions & BTF2BTF_ACT_REDUCE_PROTO) {
+		id = reduced_proto(ed, proto_id, keep);
+		if (id < 0)
+			return b2b_errno(ed->log, id, "cannot add the reduced prototype of %s: %s",
+					 k->name, strerror(-id));
+		err = b2b_ext_retype(&ed->ext, k->btf_id, id);
+		if (err)
+			return b2b_errno(ed->log, err, "cannot repoint kfunc %s", k->name);
+	}
+	if (k->actions & (BTF2BTF_ACT_ARENA_RET | BTF2BTF_ACT_ARENA_ARGS))
+		return arena_proto(ed, k, proto_id, keep);
+	return 0;
+}
+
+/* Every kfunc's actions, in kfunc order. */
+static int edit_kfuncs(struct b2b_edit *ed, const struct b2b_kfuncs *kfuncs)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < kfuncs->nr && !err; i++)
+		err = edit_kfunc(ed, &kfuncs->items[i]);
+	/* after every other addition, where the --add-kfunc-tags run always put them */
+	for (size_t i = 0; i < kfuncs->nr && !err; i++) {
+		const struct btf2btf_kfunc *k = &kfuncs->items[i];
+
+		if (!(k->actions & BTF2BTF_ACT_KFUNC_TAG))
+			continue;
+		err = add_func_tag(ed, "bpf_kfunc", k->btf_id, k->name);
+		if (!err)
+			ed->stats.tags_added++;
+	}
+	return err;
+}
+
+static int edit_start(struct b2b_edit *ed, const struct b2b_kfuncs *kfuncs)
+{
+	size_t nr_add = 0;
+
+	ed->nr_orig = btf__type_cnt(ed->btf);
+	if (b2b_ext_init(&ed->ext, ed->btf))
+		return -ENOMEM;
+	ed->reduced_of = b2b_calloc(ed->nr_orig, sizeof(*ed->reduced_of));
+	for (size_t i = 0; i < kfuncs->nr; i++)
+		nr_add += !!(kfuncs->items[i].actions & BTF2BTF_ACT_ADD_IMPL);
+	ed->new_impl = b2b_calloc(nr_add + 1, sizeof(*ed->new_impl));
+	if (!ed->reduced_of || !ed->new_impl)
+		return -ENOMEM;
+	return 0;
+}
+
+int b2b_edit_run(struct b2b_edit *ed, const struct btf *btf, const struct b2b_kfuncs *kfuncs,
+		 struct b2b_tag_index *tags, const struct b2b_log *log,
+		 const struct btf2btf_stats *stats)
+{
+	int err;
+
+	ed->btf = btf;
+	ed->tags = tags;
+	ed->log = log;
+	ed->stats = *stats;
+	err = edit_start(ed, kfuncs);
+	if (!err)
+		err = edit_kfuncs(ed, kfuncs);
+	else
+		err = b2b_errno(log, err, "out of memory");
+	/* what served the edit alone: its memory serves what follows */
+	free(ed->reduced_of);
+	ed->reduced_of = NULL;
+	if (!err && ed->release_tags)
+		b2b_tag_index_free(tags);
+	ed->changed = btf__type_cnt(ed->ext.btf ? ed->ext.btf : btf) > 1 || ed->ext.nr_retype;
+	ed->first_new = ed->ext.first_id;
+	if (!err && ed->changed)
+		err = ext_check(&ed->ext, "transformed BTF", log);
+	if (!err && ed->changed) {
+		err = b2b_ext_lay_out(&ed->ext, &ed->data, &ed->size);
+		if (err)
+			b2b_errno(log, err, "cannot lay out the transformed BTF: %s", strerror(-err));
+	}
+	return err;
+}
+
+void b2b_edit_free(struct b2b_edit *ed)
+{
+	b2b_ext_free(&ed->ext);
+	free(ed->reduced_of);
+	free(ed->new_impl);
+	free(ed->data);
+	memset(ed, 0, sizeof(*ed));
 }

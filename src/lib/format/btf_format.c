@@ -29,6 +29,17 @@ static const struct b2b_btf_layout known_layout[B2B_BTF_NR_KINDS] = {
 	[BTF_KIND_ENUM64]	= { 0, 12, 0 },
 };
 
+const char *btf2btf__kind_name(unsigned int kind)
+{
+	static const char *const names[] = {
+		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
+		"VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO", "VAR", "DATASEC",
+		"FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
+	};
+
+	return kind < ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
+}
+
 void b2b_btf_format_free(struct b2b_btf_format *fmt)
 {
 	free(fmt->layout);

@@ -237,17 +237,6 @@ int btf2btf__kf_flags_str(uint32_t flags, char *buf, size_t size)
 	return (int)len;
 }
 
-const char *btf2btf__kind_name(unsigned int kind)
-{
-	static const char *const names[] = {
-		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
-		"VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO", "VAR", "DATASEC",
-		"FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
-	};
-
-	return kind < ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
-}
-
 static const char *kind_str(const struct btf_type *t)
 {
 	return btf2btf__kind_name(t ? b2b_kind(t) : BTF_KIND_UNKN);
