@@ -12,6 +12,7 @@
 
 #include "builder.h"
 #include "btf_check.h"
+#include "btf_raw.h"
 #include "handle.h"
 #include "helpers.h"
 #include "internal.h"
