@@ -733,8 +733,12 @@ int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
 	 * again before those tables are taken, and they reuse it. The peak of
 	 * such a run drops by about the base's size (bench/README.md); the
 	 * base's content does not change. */
-	if (base && btf__find_str((struct btf *)base, "") < 0)
-		return -ENOMEM;
+	if (base) {
+		err = btf__find_str((struct btf *)base, "");
+		if (err < 0 && err != -ENOENT)
+			return err;
+		err = -ENOMEM;
+	}
 	errno = 0;
 	btf = b2b_btf_new(data, size, base);
 	if (!btf)
