@@ -285,7 +285,9 @@ BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size
 BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
 /* The BTF: as read, or after a transform its result; the base: as read,
- * or the distilled base the transform made. Owned by b. */
+ * or the distilled base the transform made. Owned by b. The view of a
+ * transform's result is made on the first call (a transform and a write
+ * need none): NULL then, errno set, when there is no memory for it. */
 BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
 BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
 BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);

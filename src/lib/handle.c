@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "handle.h"
+#include "libbpf_compat.h"
 
 void btf2btf__close(struct btf2btf *b)
 {
@@ -19,6 +20,7 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
 	btf__free(b->btf);
+	free(b->result);
 	b2b_btf_format_free(&b->fmt);
 	b2b_raw_out_forget(b, 0);
 	b2b_raw_out_forget(b, 1);
@@ -43,13 +45,12 @@ void b2b_raw_out_forget(struct btf2btf *b, int slot)
 	b->raw_out_size[slot] = 0;
 }
 
-/* Raw bytes of btf laid out as the BTF read (b->fmt): libbpf's own when
- * that is the native 24-byte form (kept until btf is changed or freed),
- * else b->raw_out[slot] (kept until btf is replaced). */
-static int raw_of(struct btf2btf *b, struct btf *btf, int slot, const void **data, size_t *size)
+/* Raw bytes of btf laid out as the BTF read (b->fmt), from native ones:
+ * native when that is the native 24-byte form (kept with what they are of),
+ * else b->raw_out[slot] (kept until that BTF is replaced). */
+static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int slot,
+		  const void **data, size_t *size)
 {
-	__u32 sz = 0;
-	const void *raw;
 	size_t out_size;
 	void *out;
 	int err;
@@ -59,15 +60,14 @@ static int raw_of(struct btf2btf *b, struct btf *btf, int slot, const void **dat
 		*size = b->raw_out_size[slot];
 		return 0;
 	}
-	raw = btf__raw_data(btf, &sz);
-	if (!raw)
+	if (!native)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
 	if (b2b_btf_format_is_plain(&b->fmt)) {
-		*data = raw;
-		*size = sz;
+		*data = native;
+		*size = native_size;
 		return 0;
 	}
-	err = b2b_btf_write(raw, sz, &b->fmt, &out, &out_size);
+	err = b2b_btf_write(native, native_size, &b->fmt, &out, &out_size);
 	if (err)
 		return b2b_errno(&b->log, err, "cannot serialise BTF: %s", strerror(-err));
 	b->raw_out[slot] = out;
@@ -77,20 +77,46 @@ static int raw_of(struct btf2btf *b, struct btf *btf, int slot, const void **dat
 	return 0;
 }
 
+/* libbpf's native bytes of btf (it makes them when btf was changed) */
+static int raw_of_btf(struct btf2btf *b, const struct btf *btf, int slot,
+		      const void **data, size_t *size)
+{
+	__u32 sz = 0;
+	const void *raw = btf__raw_data(btf, &sz);
+
+	return raw_of(b, raw, sz, slot, data, size);
+}
+
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	return raw_of(b, b->btf, 0, data, size);
+	if (b->result)
+		return raw_of(b, b->result, b->result_size, 0, data, size);
+	return raw_of_btf(b, b->btf, 0, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
 	if (!b->distilled)
 		return -ENOENT;
-	return raw_of(b, b->base, 1, data, size);
+	return raw_of_btf(b, b->base, 1, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
 {
+	/* a view of the transform's result, made on first use (a cache, as
+	 * the kfunc and set8 views are: making it does not change what b
+	 * holds); libbpf copies the bytes, whose writers' form stays */
+	struct btf2btf *cache = (struct btf2btf *)b;
+
+	if (!b->btf && b->result) {
+		errno = 0;
+		cache->btf = b2b_fault_nomem() ? NULL :
+			     b2b_btf_new(b->result, b->result_size, b->base);
+		if (!cache->btf) {
+			errno = errno ? errno : ENOMEM;
+			return NULL;
+		}
+	}
 	return b->btf;
 }
 

@@ -22,9 +22,15 @@ struct btf2btf {
 	bool transformed;
 	bool changed;
 	unsigned int features;		/* as asked for (0: the default set) */
-	/* the current BTF: as read, then the transform's result (one BTF,
-	 * every post-pass applied), split on base */
+	/* the current BTF, split on base. As read: btf, libbpf's (the plan
+	 * and the edit read it). After a transform that changed it: result,
+	 * the one buffer the edit laid out and the post-passes rewrote
+	 * (native, 24-byte header), which the writers take as it is; btf is
+	 * then made from it only when a caller asks (btf2btf__btf()), so a
+	 * transform and write parse nothing twice */
 	struct btf *btf;
+	void *result;
+	size_t result_size;
 	struct btf *base;		/* base of btf: as read, or the distilled one */
 	/* how the BTF read was laid out (header length, layout section, byte
 	 * order): btf is native, 24-byte header; the writers lay it out so */

@@ -3,8 +3,8 @@
  * The transform, stages 3 and 4 of the pipeline (open -> plan -> edit ->
  * post-passes -> write), each in the file of its job: the plan is checked
  * (plan.c), carried out (the edit, btf_edit.c), the post-passes run over
- * its result (post.c); then the one result is parsed and committed to the
- * handle here, once nothing can fail any more.
+ * its result (post.c); then the one result is committed to the handle
+ * here, once nothing can fail any more.
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include "btf_edit.h"
 #include "btf_post.h"
 #include "handle.h"
-#include "libbpf_compat.h"
 #include "plan.h"
 
 static int cmp_item_by_id(const void *a, const void *b, void *items)
@@ -86,35 +85,24 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *s
 }
 
 /*
- * The result, parsed, becomes the handle's: post->btf, the edit's result
- * with every post-pass applied (NULL data: the BTF read is the result).
- * What can fail comes first, and leaves the handle as it was; from the
- * kfunc states on nothing can fail, the transform being all or nothing.
+ * The result becomes the handle's: post->btf, the edit's result with every
+ * post-pass applied (NULL data: the BTF read is the result), taken as it
+ * is (libbpf's view of it is made when asked for: btf2btf__btf()). What
+ * can fail comes first, and leaves the handle as it was; from the kfunc
+ * states on nothing can fail, the transform being all or nothing.
  */
 static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post *post)
 {
 	bool changed = ed->changed || post->changed || post->new_base;
-	struct btf *result = NULL;
 	__u32 *scratch = NULL;
 	size_t added = 0;
 
-	if (post->btf.data && (ed->changed || post->changed)) {
-		errno = 0;
-		result = b2b_btf_new(post->btf.data, post->btf.size,
-				     post->new_base ? post->new_base : b->base);
-		if (!result)
-			return b2b_errno(&b->log, errno ? -errno : -EINVAL,
-					 "transformed BTF: cannot parse: %s",
-					 strerror(errno ? errno : EINVAL));
-	}
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */
 	if (post->btf.map) {
 		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
-		if (!scratch) {
-			btf__free(result);
+		if (!scratch)
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
-		}
 	}
 	/* what the edit did, all of it */
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -131,9 +119,13 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 	if (post->btf.map)
 		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
 	free(scratch);
-	if (result) {
+	if (post->btf.data && (ed->changed || post->changed)) {
+		/* the BTF read is not needed any more: its memory goes now */
 		btf__free(b->btf);
-		b->btf = result;
+		b->btf = NULL;
+		b->result = post->btf.data;
+		b->result_size = post->btf.size;
+		post->btf.data = NULL;
 		b2b_raw_out_forget(b, 0);
 	}
 	if (post->new_base) {
@@ -176,7 +168,7 @@ int btf2btf__transform(struct btf2btf *b)
 		return b2b_errno(&b->log, err, "out of memory");
 	ed.release_tags = passes;
 	err = b2b_edit_run(&ed, b->btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
-	/* one BTF from here on: laid out, through the passes, parsed */
+	/* one BTF from here on: laid out, through the passes, kept */
 	post.first_new = ed.first_new;
 	post.btf.data = ed.data;
 	post.btf.size = ed.size;
