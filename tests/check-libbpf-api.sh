@@ -28,4 +28,19 @@ for o in "$@"; do
 	done
 done
 [ "$fail" -eq 0 ] && echo "check-libbpf-api: $n libbpf references outside libbpf_compat.o, all declared public API"
+
+# and no kind, vlen or kind_flag read through <bpf/btf.h>'s inline helpers
+# or <linux/btf.h>'s BTF_INFO_*(): theirs follow the header the build
+# machine has (5-bit kinds and 16-bit vlen before Linux 7.1's UAPI), the
+# library's own (util/btf_info.h) what the bytes say
+src=$(dirname "$0")/../src/lib
+used=$(grep -rnE '\<(btf_(kind|vlen|kflag|is_[a-z0-9_]+)[[:space:]]*\(|BTF_INFO_(KIND|VLEN|KFLAG)\>)' \
+	--include='*.[ch]' "$src")
+if [ -n "$used" ]; then
+	echo "check-libbpf-api: the library reads a type's info word through a header's helper, not util/btf_info.h:"
+	echo "$used"
+	fail=1
+else
+	echo "check-libbpf-api: kind, vlen and kind_flag read through util/btf_info.h only ($(grep -rhoE '\<b2b_(kind|vlen|kflag|is_[a-z0-9_]+)\(' --include='*.[ch]' "$src" | wc -l) uses)"
+fi
 exit "$fail"

@@ -253,7 +253,7 @@ int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
 	const struct btf_type *t = btf ? btf__type_by_id(btf, proto_id) : NULL;
 	int idx;
 
-	if (!t || !btf_is_func_proto(t))
+	if (!t || !b2b_is_func_proto(t))
 		return -EINVAL;
 	idx = b2b_first_implicit_arg(btf, proto_id);
 	return idx < 0 ? -ENOENT : idx;

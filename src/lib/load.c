@@ -54,7 +54,7 @@ const char *b2b_func_name(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = id < btf__type_cnt(btf) ? btf__type_by_id(btf, id) : NULL;
 
-	return t && btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+	return t && b2b_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
 }
 
 /* Register every name a lookup will ask for, then find them all in one

@@ -124,7 +124,7 @@ static int ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 t
 	if (proto < x->first_id || proto - x->first_id + 1 >= btf__type_cnt(x->btf))
 		return -EINVAL;
 	t = (struct btf_type *)btf__type_by_id(x->btf, proto - x->first_id + 1);
-	if (!btf_is_func_proto(t) || idx >= b2b_vlen(t))
+	if (!b2b_is_func_proto(t) || idx >= b2b_vlen(t))
 		return -EINVAL;
 	btf_params(t)[idx].type = type;
 	return 0;
@@ -171,8 +171,8 @@ static int check_tag(const struct b2b_ext *x, __u32 tag, __u32 target, int idx, 
 				 what, tag, target);
 	if (idx < 0)
 		return 0;
-	proto = btf_is_func(t) ? result_type(x, result_ref(x, target)) : NULL;
-	if (!proto || !btf_is_func_proto(proto) || idx >= (int)b2b_vlen(proto))
+	proto = b2b_is_func(t) ? result_type(x, result_ref(x, target)) : NULL;
+	if (!proto || !b2b_is_func_proto(proto) || idx >= (int)b2b_vlen(proto))
 		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d is not a parameter of [%u]",
 				 what, tag, idx, target);
 	return 0;
@@ -183,7 +183,7 @@ static int check_func(const struct b2b_ext *x, __u32 func, __u32 proto_id, const
 {
 	const struct btf_type *p = result_type(x, proto_id);
 
-	if (!p || !btf_is_func_proto(p))
+	if (!p || !b2b_is_func_proto(p))
 		return b2b_errno(log, -EINVAL, "%s: FUNC [%u] points to type %u, which is not a FUNC_PROTO",
 				 what, func, proto_id);
 	return 0;
@@ -233,9 +233,9 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 	for (size_t i = 0; i < x->nr_retype && !err; i++) {
 		const struct btf_type *t = result_type(x, x->retype[i].id);
 
-		if (btf_is_func(t))
+		if (b2b_is_func(t))
 			err = check_func(x, x->retype[i].id, x->retype[i].type, what, log);
-		else if (btf_is_decl_tag(t))
+		else if (b2b_is_decl_tag(t))
 			err = check_tag(x, x->retype[i].id, x->retype[i].type,
 					btf_decl_tag(t)->component_idx, what, log);
 		else
@@ -487,7 +487,7 @@ static int move_tags(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 i
 			continue;
 		/* ed->btf is never modified: its strings stay put */
 		err = ext_add_decl_tag(&ed->ext, btf__name_by_offset(ed->btf, t->name_off),
-				       impl_id, idx, btf_kflag(t));
+				       impl_id, idx, b2b_kflag(t));
 		if (err < 0)
 			return b2b_errno(ed->log, err, "cannot add decl tag to %s: %s", impl_name,
 					 strerror(-err));

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "btf_info.h"
 #include "internal.h"
 
 #define B2B_BTF_MAGIC		0xeB9F
@@ -51,30 +52,6 @@ struct b2b_btf_layout {
 
 /* The kinds this library knows: BTF_KIND_UNKN (0) to BTF_KIND_ENUM64 (19). */
 #define B2B_BTF_NR_KINDS	20
-
-/* The 2026 UAPI's reading of btf_type.info: 7-bit kind, 24-bit vlen (the
- * bits older BTF leaves zero), kind_flag in bit 31. */
-static inline __u32 b2b_info_kind(__u32 info)
-{
-	return (info >> 24) & 0x7f;
-}
-
-static inline __u32 b2b_info_vlen(__u32 info)
-{
-	return info & 0xffffff;
-}
-
-/* Of a type read through libbpf or the raw passes (struct btf_type is the
- * ABI's three words; only its accessors are the library's own). */
-static inline __u32 b2b_kind(const struct btf_type *t)
-{
-	return b2b_info_kind(t->info);
-}
-
-static inline __u32 b2b_vlen(const struct btf_type *t)
-{
-	return b2b_info_vlen(t->info);
-}
 
 /* The largest vlen libbpf (up to 1.7) holds: it reads 16 bits. */
 #define B2B_LIBBPF_MAX_VLEN	0xffff

@@ -95,6 +95,22 @@ static inline __u32 b2b_type_words(const struct btf_type *t)
 	return b2b_btf_type_words(t->info);
 }
 
+/*
+ * The type after t, of id id (id + 1 must be a type of btf): the types of
+ * every BTF libbpf holds, as of raw bytes, lie one after the other in id
+ * order, so a walk over consecutive ids needs no lookup per id (two calls
+ * into libbpf per type were most of a base check's time).
+ */
+static inline const struct btf_type *b2b_type_after(const struct btf *btf,
+						    const struct btf_type *t, __u32 id)
+{
+	__u32 words = b2b_type_words(t);
+
+	/* a kind this library does not know: its size is libbpf's to say */
+	return words ? (const struct btf_type *)((const __u32 *)t + words) :
+		       btf__type_by_id(btf, id + 1);
+}
+
 /* What word i (< b2b_type_words()) of a type of this kind holds. */
 static inline enum b2b_word b2b_word_class(__u16 kind, __u32 i)
 {

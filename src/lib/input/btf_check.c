@@ -36,18 +36,23 @@ struct view {
 	const struct b2b_raw *raw;
 	__u32 cnt;			/* type count, base included */
 	__u64 str_end;			/* b2b_btf_str_end() */
+	/* the strings, read in place: offsets below base_str_end are the
+	 * base's (from base_strs), the others the BTF's own (own_strs) */
+	__u32 base_str_end;
+	const char *base_strs, *own_strs;
 };
+
+static void view_strings(struct view *v, const struct btf *base, __u32 base_str_end,
+			 const char *own_strs)
+{
+	v->base_str_end = base_str_end;
+	v->base_strs = base ? btf__str_by_offset(base, 0) : NULL;
+	v->own_strs = own_strs;
+}
 
 static const struct btf_type *type_by_id(const struct view *v, __u32 id)
 {
 	return v->btf ? btf__type_by_id(v->btf, id) : b2b_raw_any_type(v->raw, id);
-}
-
-static const char *name_of(const struct view *v, __u32 off)
-{
-	const char *s = v->btf ? btf__name_by_offset(v->btf, off) : b2b_raw_str(v->raw, off);
-
-	return s ? s : "";
 }
 
 /* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
@@ -56,10 +61,25 @@ static bool name_ok(const struct view *v, __u32 off)
 	return off < v->str_end;
 }
 
-static int check_type(const struct view *v, __u32 id, const char *what,
-		      const struct b2b_log *log)
+static const char *name_of(const struct view *v, __u32 off)
 {
-	const struct btf_type *t = type_by_id(v, id);
+	if (!name_ok(v, off))
+		return "";
+	return off < v->base_str_end ? v->base_strs + off : v->own_strs + (off - v->base_str_end);
+}
+
+/* The type after t, of id id < cnt - 1 (b2b_type_after()). */
+static const struct btf_type *next_type(const struct view *v, const struct btf_type *t, __u32 id)
+{
+	if (v->btf)
+		return b2b_type_after(v->btf, t, id);
+	return b2b_type_words(t) ? (const struct btf_type *)((const __u32 *)t + b2b_type_words(t)) :
+				   type_by_id(v, id + 1);
+}
+
+static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
+		      const char *what, const struct b2b_log *log)
+{
 	__u32 cnt = v->cnt;
 	__u16 vlen = b2b_vlen(t);
 
@@ -103,7 +123,7 @@ static int check_type(const struct view *v, __u32 id, const char *what,
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		for (__u16 i = 0; i < vlen; i++) {
-			__u32 off = btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
+			__u32 off = b2b_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
 
 			if (!name_ok(v, off))
 				return b2b_errno(log, -EINVAL, "%s: type [%u] value %u has an invalid name offset",
@@ -116,7 +136,7 @@ static int check_type(const struct view *v, __u32 id, const char *what,
 		if (!id_ok(t->type, cnt))
 			return bad_ref(log, what, id, "prototype", t->type, cnt);
 		p = type_by_id(v, t->type);
-		if (!p || !btf_is_func_proto(p))
+		if (!p || !b2b_is_func_proto(p))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
 					 what, id, name_of(v, t->name_off), t->type);
 		if (!t->name_off || !*name_of(v, t->name_off))
@@ -157,11 +177,11 @@ static int check_type(const struct view *v, __u32 id, const char *what,
 		if (idx >= 0) {
 			__u16 n = b2b_vlen(target);
 
-			if (btf_is_func(target)) {
+			if (b2b_is_func(target)) {
 				const struct btf_type *p = type_by_id(v, target->type);
 
-				n = p && btf_is_func_proto(p) ? b2b_vlen(p) : 0;
-			} else if (!btf_is_composite(target)) {
+				n = p && b2b_is_func_proto(p) ? b2b_vlen(p) : 0;
+			} else if (!b2b_is_composite(target)) {
 				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
 						 what, id, idx);
 			}
@@ -186,28 +206,36 @@ static int check_type(const struct view *v, __u32 id, const char *what,
  * miss after the other, most of the time of this pass. Started AHEAD types
  * early, they overlap.
  */
-static void prefetch_func(const struct view *v, __u32 id)
+static void prefetch_func(const struct view *v, const struct btf_type *t)
 {
-	const struct btf_type *t = type_by_id(v, id);
-
-	if (!t || b2b_kind(t) != BTF_KIND_FUNC || !id_ok(t->type, v->cnt) ||
-	    !name_ok(v, t->name_off))
+	if (b2b_kind(t) != BTF_KIND_FUNC || !id_ok(t->type, v->cnt) || !name_ok(v, t->name_off))
 		return;
 	__builtin_prefetch(type_by_id(v, t->type));
 	__builtin_prefetch(name_of(v, t->name_off));
 }
 
+/* The types from start on, walked in id order (next_type()). */
 static int check_types(const struct view *v, __u32 start, const char *what,
 		       const struct b2b_log *log)
 {
+	const struct btf_type *t, *ahead;
+	__u32 ahead_id = start;
 	int err;
 
+	if (start >= v->cnt)
+		return 0;
+	t = ahead = type_by_id(v, start);
 	for (__u32 id = start; id < v->cnt; id++) {
-		if (id + AHEAD < v->cnt)
-			prefetch_func(v, id + AHEAD);
-		err = check_type(v, id, what, log);
+		/* ahead: the type AHEAD ids on; each prefetched once */
+		while (ahead_id < id + AHEAD && ahead_id + 1 < v->cnt) {
+			ahead = next_type(v, ahead, ahead_id++);
+			prefetch_func(v, ahead);
+		}
+		err = check_type(v, id, t, what, log);
 		if (err)
 			return err;
+		if (id + 1 < v->cnt)
+			t = next_type(v, t, id);
 	}
 	return 0;
 }
@@ -216,7 +244,10 @@ int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2
 {
 	const struct btf *base = btf__base_btf(btf);
 	struct view v = { btf, NULL, btf__type_cnt(btf), b2b_btf_str_end(btf) };
+	__u32 base_str_end = base ? (__u32)b2b_btf_str_end(base) : 0;
 
+	view_strings(&v, base, base_str_end,
+		     v.str_end > base_str_end ? btf__str_by_offset(btf, base_str_end) : NULL);
 	return check_types(&v, base ? btf__type_cnt(base) : 1, what, log);
 }
 
@@ -234,6 +265,7 @@ int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, con
 	if (base || (r.hdr.str_len && !r.strs[0])) {
 		v.cnt = b2b_raw_type_cnt(&r);
 		v.str_end = (__u64)r.base_str_len + r.hdr.str_len;
+		view_strings(&v, base, r.base_str_len, r.strs);
 		err = check_types(&v, r.start_id, what, log);
 	}
 	b2b_raw_free(&r);

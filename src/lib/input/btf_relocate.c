@@ -94,18 +94,18 @@ int b2b_check_distilled_base(const struct btf *dist, const char *what,
 	for (__u32 id = 1; id < nr; id++) {
 		const struct btf_type *t = btf__type_by_id(dist, id);
 
-		switch (btf_kind(t)) {
+		switch (b2b_kind(t)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM:
 		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FWD:
 			if (t->name_off)
 				continue;
 			return b2b_errno(log, -EINVAL,
 					 "%s: type [%u] (%s) is anonymous: a distilled base holds named types only",
-					 what, id, btf2btf__kind_name(btf_kind(t)));
+					 what, id, btf2btf__kind_name(b2b_kind(t)));
 		default:
 			return b2b_errno(log, -EINVAL,
 					 "%s: type [%u] '%s' is a %s: a distilled base holds only INT, FLOAT, ENUM, STRUCT, UNION and FWD",
-					 what, id, type_name(dist, t), btf2btf__kind_name(btf_kind(t)));
+					 what, id, type_name(dist, t), btf2btf__kind_name(b2b_kind(t)));
 		}
 	}
 	return 0;
@@ -116,13 +116,13 @@ static void mark_embedded(struct relocate *r, const struct btf_type *t)
 {
 	const struct btf_member *m = btf_members(t);
 
-	for (__u16 i = 0; i < btf_vlen(t); i++) {
+	for (__u16 i = 0; i < b2b_vlen(t); i++) {
 		__u32 id = m[i].type;
 
 		while (id) {
 			const struct btf_type *mt = btf__type_by_id(r->split, id);
 
-			switch (btf_kind(mt)) {
+			switch (b2b_kind(mt)) {
 			case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_VOLATILE:
 			case BTF_KIND_TYPEDEF: case BTF_KIND_TYPE_TAG:
 				id = mt->type;
@@ -146,16 +146,16 @@ static void mark_embedded(struct relocate *r, const struct btf_type *t)
 static bool compatible(const struct relocate *r, __u32 dist_id, const struct btf_type *dt,
 		       const struct btf_type *bt)
 {
-	__u16 bkind = btf_kind(bt);
+	__u16 bkind = b2b_kind(bt);
 
-	switch (btf_kind(dt)) {
+	switch (b2b_kind(dt)) {
 	case BTF_KIND_FWD:
 		if (bkind == BTF_KIND_FWD)
-			return btf_kflag(dt) == btf_kflag(bt);
+			return b2b_kflag(dt) == b2b_kflag(bt);
 		if (bkind == BTF_KIND_STRUCT)
-			return !btf_kflag(bt);
+			return !b2b_kflag(bt);
 		if (bkind == BTF_KIND_UNION)
-			return btf_kflag(bt);
+			return b2b_kflag(bt);
 		return false;
 	case BTF_KIND_INT:
 		return bkind == BTF_KIND_INT && btf_int_encoding(bt) == btf_int_encoding(dt);
@@ -187,16 +187,16 @@ static const char *int_encoding(const struct btf_type *t)
 /* Why base type bt, of the same name, is no match for distilled type dt. */
 static void mismatch(const struct btf_type *dt, const struct btf_type *bt, char *buf, size_t size)
 {
-	__u16 dkind = btf_kind(dt), bkind = btf_kind(bt);
+	__u16 dkind = b2b_kind(dt), bkind = b2b_kind(bt);
 
 	if (dkind == BTF_KIND_INT && bkind == BTF_KIND_INT && dt->size == bt->size)
 		snprintf(buf, size, "has encoding %s, the distilled one %s", int_encoding(bt),
 			 int_encoding(dt));
 	else if (dkind == BTF_KIND_FWD || bkind == BTF_KIND_FWD)
 		snprintf(buf, size, "is a %s%s", btf2btf__kind_name(bkind),
-			 bkind == BTF_KIND_FWD ? (btf_kflag(bt) ? " of a union" : " of a struct") : "");
+			 bkind == BTF_KIND_FWD ? (b2b_kflag(bt) ? " of a union" : " of a struct") : "");
 	else if (dkind != bkind && !(dkind == BTF_KIND_ENUM && bkind == BTF_KIND_ENUM64) &&
-		 !(btf_is_composite(dt) && btf_is_composite(bt)))
+		 !(b2b_is_composite(dt) && b2b_is_composite(bt)))
 		snprintf(buf, size, "is of another kind");
 	else
 		snprintf(buf, size, "has size %u", bt->size);
@@ -209,14 +209,14 @@ static int no_match(const struct relocate *r, __u32 id)
 	const char *name = type_name(r->dist, dt);
 	char dsize[96] = "", why[96];
 
-	if (btf_kind(dt) != BTF_KIND_FWD)
+	if (b2b_kind(dt) != BTF_KIND_FWD)
 		snprintf(dsize, sizeof(dsize), " (size %u%s)", dt->size,
 			 r->embedded[id] ? ", embedded in a type of the module: sizes must match" : "");
 	for (__u32 bid = 1; bid < r->nr_base; bid++) {
 		bt = btf__type_by_id(r->base, bid);
 		if (!bt->name_off || strcmp(type_name(r->base, bt), name))
 			continue;
-		switch (btf_kind(bt)) {
+		switch (b2b_kind(bt)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
 		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FWD:
 			break;
@@ -226,12 +226,12 @@ static int no_match(const struct relocate *r, __u32 id)
 		mismatch(dt, bt, why, sizeof(why));
 		return b2b_errno(r->log, -EINVAL,
 				 "distilled base type %s '%s' [%u]%s does not match %s: its %s '%s' [%u] %s" KERNEL_REFUSES,
-				 btf2btf__kind_name(btf_kind(dt)), name, id, dsize, r->base_name,
-				 btf2btf__kind_name(btf_kind(bt)), name, bid, why);
+				 btf2btf__kind_name(b2b_kind(dt)), name, id, dsize, r->base_name,
+				 btf2btf__kind_name(b2b_kind(bt)), name, bid, why);
 	}
 	return b2b_errno(r->log, -EINVAL,
 			 "distilled base type %s '%s' [%u]%s does not match %s: no type of that name there" KERNEL_REFUSES,
-			 btf2btf__kind_name(btf_kind(dt)), name, id, dsize, r->base_name);
+			 btf2btf__kind_name(b2b_kind(dt)), name, id, dsize, r->base_name);
 }
 
 /* id_map and str_map of the distilled base, from one pass over the base. */
@@ -254,7 +254,7 @@ static int map_distilled(struct relocate *r)
 	for (__u32 id = 1; id < r->nr_base; id++) {
 		const struct btf_type *t = btf__type_by_id(r->base, id);
 
-		if (btf_is_composite(t) && t->name_off < r->base_str_len && name_cnt[t->name_off] < 255)
+		if (b2b_is_composite(t) && t->name_off < r->base_str_len && name_cnt[t->name_off] < 255)
 			name_cnt[t->name_off]++;
 	}
 
@@ -265,7 +265,7 @@ static int map_distilled(struct relocate *r)
 
 		if (!bt->name_off)
 			continue;
-		switch (btf_kind(bt)) {
+		switch (b2b_kind(bt)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
 			by_size = true;
 			break;
@@ -289,7 +289,7 @@ static int map_distilled(struct relocate *r)
 			if (r->id_map[k->id]) {
 				err = b2b_errno(r->log, -EINVAL,
 						"distilled base type %s '%s' [%u] (size %u) matches two types of %s: [%u] and [%u] (it cannot tell which)" KERNEL_REFUSES,
-						btf2btf__kind_name(btf_kind(dt)), k->name, k->id,
+						btf2btf__kind_name(b2b_kind(dt)), k->name, k->id,
 						dt->size, r->base_name, r->id_map[k->id], id);
 				break;
 			}
@@ -382,7 +382,7 @@ int b2b_relocate(const struct btf *split, const struct btf *base, const char *ba
 		const struct btf_type *t = btf__type_by_id(split, id);
 
 		r.id_map[id] = id - r.nr_dist + r.nr_base;
-		if (btf_is_composite(t))
+		if (b2b_is_composite(t))
 			mark_embedded(&r, t);
 	}
 	err = map_distilled(&r);

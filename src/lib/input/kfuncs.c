@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_info.h"
 #include "kfuncs.h"
 
 /* ---- decl tag index ---- */
@@ -43,7 +44,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 
 		/* b2b_check_btf_types() refused targets past the last type */
-		if (btf_is_decl_tag(t) && t->type < cnt) {
+		if (b2b_is_decl_tag(t) && t->type < cnt) {
 			pos[t->type + 1]++;
 			idx->nr++;
 		}
@@ -67,7 +68,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		__u32 at;
 
-		if (!btf_is_decl_tag(t) || t->type >= cnt)
+		if (!b2b_is_decl_tag(t) || t->type >= cnt)
 			continue;
 		at = pos[t->type]++;
 		idx->ids[at] = id;
@@ -99,7 +100,7 @@ bool b2b_is_func_tag(const struct btf *btf, __u32 tag_id, const char *value)
 	const struct btf_type *t = btf__type_by_id(btf, tag_id);
 	const char *name;
 
-	if (!t || !btf_is_decl_tag(t) || btf_kflag(t) || btf_decl_tag(t)->component_idx != -1)
+	if (!t || !b2b_is_decl_tag(t) || b2b_kflag(t) || btf_decl_tag(t)->component_idx != -1)
 		return false;
 	name = btf__name_by_offset(btf, t->name_off);
 	return name && !strcmp(name, value);
@@ -118,7 +119,7 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
 	const struct btf_type *t = btf__type_by_id(btf, tag_id);
 
 	if (*name_off && t && t->name_off == *name_off)
-		return btf_is_decl_tag(t) && !btf_kflag(t) && btf_decl_tag(t)->component_idx == -1;
+		return b2b_is_decl_tag(t) && !b2b_kflag(t) && btf_decl_tag(t)->component_idx == -1;
 	if (!b2b_is_kfunc_tag(btf, tag_id))
 		return false;
 	*name_off = t->name_off;
@@ -150,7 +151,7 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 		return want ? b2b_name_index_found(names, want, BTF_KIND_FUNC)
 			    : b2b_name_index_find(names, ent->name, BTF_KIND_FUNC);
 	t = ent->id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, ent->id) : NULL;
-	return ent->id >= b->start && t && btf_is_func(t) ? ent->id : 0;
+	return ent->id >= b->start && t && b2b_is_func(t) ? ent->id : 0;
 }
 
 /* Entry i's item index + 1, 0 when its FUNC is no kfunc; *hint: the
@@ -307,7 +308,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 		const struct btf_type *tag = btf__type_by_id(btf, tags->ids[i]);
 		const struct btf_type *t = btf__type_by_id(btf, tag->type);
 
-		if (is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) && btf_is_func(t) &&
+		if (is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) && b2b_is_func(t) &&
 		    tag->type >= b.start)
 			b.found_by[tag->type - b.start] |= BTF2BTF_FOUND_TAG;
 	}

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "btf_info.h"
 #include "split_check.h"
 
 static const char *type_name(const struct btf *btf, const struct btf_type *t)
@@ -33,9 +34,9 @@ static long member_need(const struct btf *btf, __u32 id, __u32 bits_off)
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
 	/* an INT member (after modifiers) may sit at any bit: its bits count */
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+	while (t && (b2b_is_mod(t) || b2b_is_typedef(t)))
 		t = btf__type_by_id(btf, t->type);
-	if (t && btf_is_int(t))
+	if (t && b2b_is_int(t))
 		return (bits_off % 8 + btf_int_bits(t) + 7) / 8;
 	return btf__resolve_size(btf, id);
 }
@@ -49,9 +50,9 @@ int b2b_check_split_fits(const struct btf *btf, const char *base_name, const str
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const struct btf_member *m = btf_members(t);
 
-		if (!btf_is_composite(t))
+		if (!b2b_is_composite(t))
 			continue;
-		for (__u16 i = 0; i < btf_vlen(t); i++) {
+		for (__u16 i = 0; i < b2b_vlen(t); i++) {
 			__u32 bits_off = btf_member_bit_offset(t, i);
 			const struct btf_type *mt = btf__type_by_id(btf, m[i].type);
 			char buf[32];
@@ -64,9 +65,9 @@ int b2b_check_split_fits(const struct btf *btf, const char *base_name, const str
 				continue;
 			return b2b_errno(log, -EINVAL,
 					 "%s '%s' [%u]: member '%s' (%s '%s' [%u], %s) at byte %u %s %u bytes: the module's BTF does not fit %s (built against another?)" KERNEL_REFUSES,
-					 btf2btf__kind_name(btf_kind(t)), type_name(btf, t), id,
+					 btf2btf__kind_name(b2b_kind(t)), type_name(btf, t), id,
 					 btf__name_by_offset(btf, m[i].name_off) ?: "",
-					 btf2btf__kind_name(btf_kind(mt)), type_name(btf, mt), m[i].type,
+					 btf2btf__kind_name(b2b_kind(mt)), type_name(btf, mt), m[i].type,
 					 need < 0 ? "no size" : size_str(need, buf, sizeof(buf)),
 					 bits_off / 8, need < 0 ? "of a type of" : "runs past its", t->size,
 					 base_name);

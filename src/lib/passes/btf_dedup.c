@@ -242,6 +242,7 @@ static int scan_base(struct dedup *d)
 {
 	struct base_index *x = &d->base;
 	__u32 start = d->r.start_id, nr = 0, slots = 16;
+	const struct btf_type *t;
 	size_t cap = 0;
 	int err = 0;
 
@@ -259,9 +260,9 @@ static int scan_base(struct dedup *d)
 		return -ENOMEM;
 	x->want_mask = slots - 1;
 	for (__u32 id = start; id < d->cnt; id++) {
-		const struct btf_type *t = b2b_raw_type(&d->r, id);
 		__u32 pair;
 
+		t = b2b_raw_type(&d->r, id);
 		if (!refs_in_base(d, t))
 			continue;
 		pair = pair_hash(d, t);
@@ -269,9 +270,9 @@ static int scan_base(struct dedup *d)
 		want_key(x, base_key(d, t));
 	}
 	for (__u32 id = 1; id < start && !err; id++) {
-		const struct btf_type *t = type_of(d, id);
 		__u32 key;
 
+		t = id == 1 ? type_of(d, 1) : b2b_type_after(d->r.base, t, id - 1);
 		if (!known_kind(t) || !pair_wanted(x, pair_hash(d, t)))
 			continue;
 		key = base_key(d, t);
@@ -292,14 +293,14 @@ static int index_base(struct dedup *d)
 {
 	struct base_index *x = &d->base;
 	__u32 start = d->r.start_id, nr = 0, nr_buckets = 1, bits = 0, sum = 0;
+	const struct btf_type *t = NULL;
 	__u64 *tmp;
 
 	tmp = b2b_malloc((size_t)start * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
 	for (__u32 id = 1; id < start; id++) {
-		const struct btf_type *t = type_of(d, id);
-
+		t = id == 1 ? type_of(d, 1) : b2b_type_after(d->r.base, t, id - 1);
 		if (d->kinds >> b2b_kind(t) & 1)
 			tmp[nr++] = (__u64)base_key(d, t) << 32 | id;
 	}

@@ -54,7 +54,7 @@ static int mark_refs(struct distill *d, const struct btf_type *t)
 		}
 		d->id_map[id] = id;
 		/* a distilled struct or union has no members to follow */
-		if ((btf_is_struct(bt) || btf_is_union(bt)) && bt->name_off)
+		if ((b2b_is_struct(bt) || b2b_is_union(bt)) && bt->name_off)
 			continue;
 		err = mark_refs(d, bt);
 		if (err)

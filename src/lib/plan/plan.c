@@ -65,7 +65,7 @@ static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
 	/* bounded: a modifier loop in malformed BTF must not hang us */
-	for (int depth = 0; t && depth < 32 && btf_is_mod(t); depth++)
+	for (int depth = 0; t && depth < 32 && b2b_is_mod(t); depth++)
 		t = btf__type_by_id(btf, t->type);
 	return t;
 }
@@ -76,10 +76,10 @@ static bool is_implicit_arg(const struct btf *btf, __u32 type_id)
 	const struct btf_type *t = skip_mods(btf, type_id);
 	const char *name;
 
-	if (!t || !btf_is_ptr(t))
+	if (!t || !b2b_is_ptr(t))
 		return false;
 	t = skip_mods(btf, t->type);
-	if (!t || !btf_is_struct(t))
+	if (!t || !b2b_is_struct(t))
 		return false;
 	name = btf__name_by_offset(btf, t->name_off);
 	for (size_t i = 0; name && i < ARRAY_SIZE(implicit_structs); i++)
@@ -288,7 +288,7 @@ static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, c
 			problem(p, R_SET8_ID_RANGE, "", 0,
 				"set8 %s holds id %u, past the last type (%u): .BTF_ids was resolved against another BTF",
 				set, ent->id, btf__type_cnt(btf) - 1);
-		else if (t && btf_is_func(t))
+		else if (t && b2b_is_func(t))
 			problem(p, R_SET8_BASE_FUNC, "", 0,
 				"set8 %s holds id %u, a FUNC of the base BTF: left alone", set, ent->id);
 		else
@@ -528,7 +528,7 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 		 * with another pointer type (6.12's bpf_wq_set_callback_impl:
 		 * void *aux__ign) */
 		if (ikeep < 0 && (int)b2b_vlen(type_of(p, iproto)) > want &&
-		    btf_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
+		    b2b_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
 			ikeep = want;
 		/* an _impl without implicit argument matches one as long */
 		matches = (ikeep < 0 ? (int)b2b_vlen(type_of(p, iproto)) == want : ikeep == want) &&
@@ -591,10 +591,10 @@ static int arena_ptr(const struct btf *btf, __u32 id)
 	const struct btf_type *t = btf__type_by_id(btf, id), *to;
 	const char *n;
 
-	if (!t || !btf_is_ptr(t))
+	if (!t || !b2b_is_ptr(t))
 		return -1;
 	to = btf__type_by_id(btf, t->type);
-	n = to && btf_is_type_tag(to) && btf_kflag(to) ? btf__name_by_offset(btf, to->name_off)
+	n = to && b2b_is_type_tag(to) && b2b_kflag(to) ? btf__name_by_offset(btf, to->name_off)
 						       : NULL;
 	return n && !strcmp(n, B2B_ARENA_ATTR) ? 0 : 1;
 }

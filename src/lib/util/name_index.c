@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btf_info.h"
 #include "name_index.h"
 
 /* 8 bytes at a time: names average ~20 bytes, a byte loop costs more than the probe */
@@ -143,7 +144,7 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
 		w = &idx->want[want - 1];
 		if (!w->any_id)
 			w->any_id = id;
-		if (!w->func_id && btf_is_func(t))
+		if (!w->func_id && b2b_is_func(t))
 			w->func_id = id;
 	}
 }
