@@ -238,7 +238,7 @@ static void one_result(const char *obj, unsigned int features)
 	assert_int_equal(btf2btf__transform(b), 0);
 	assert_true(btf2btf__changed(b));
 	assert_null(b->btf);
-	assert_non_null(b->result);
+	assert_non_null(b->result.data);
 	assert_int_equal(btf2btf__write_raw(b, out), 0);
 	th_assert_raw_written(b, out, NULL);
 	assert_null(b->btf);

@@ -91,12 +91,12 @@ int b2b_distilled_settle(struct btf2btf *b, struct btf *dist, int err, const cha
 		btf__free(dist);
 		return err;
 	}
-	b->dist_types = btf__type_cnt(dist) - 1;
+	b->dist.types = btf__type_cnt(dist) - 1;
 	if (!b->base) {
 		/* the distilled base is the base: kept, and written with the BTF */
 		b->base = dist;
-		b->distilled = true;
-		b->dist_read = true;
+		b->dist.made = true;
+		b->dist.read = true;
 		return 0;
 	}
 	err = b2b_relocate(b->btf, b->base, base_path, &rel, &b->log);
@@ -116,9 +116,9 @@ int b2b_distilled_settle(struct btf2btf *b, struct btf *dist, int err, const cha
 		remap_resolved_ids(b, rel.map, rel.nr_map);
 		btf__free(b->btf);
 		b->btf = relocated;
-		b->relocated = true;
+		b->dist.relocated = true;
 		/* what a transform writes is distilled again, from this base */
-		b->distill = true;
+		b->dist.asked = true;
 	} else {
 		btf__free(relocated);
 	}

@@ -20,7 +20,7 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
 	btf__free(b->btf);
-	free(b->result);
+	free(b->result.data);
 	b2b_btf_format_free(&b->fmt);
 	b2b_raw_out_forget(b, 0);
 	b2b_raw_out_forget(b, 1);
@@ -40,9 +40,8 @@ bool btf2btf__changed(const struct btf2btf *b)
 
 void b2b_raw_out_forget(struct btf2btf *b, int slot)
 {
-	free(b->raw_out[slot]);
-	b->raw_out[slot] = NULL;
-	b->raw_out_size[slot] = 0;
+	free(b->raw_out[slot].data);
+	b->raw_out[slot] = (struct b2b_bytes){ 0 };
 }
 
 /* Raw bytes of btf laid out as the BTF read (b->fmt), from native ones:
@@ -55,9 +54,9 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int
 	void *out;
 	int err;
 
-	if (b->raw_out[slot]) {
-		*data = b->raw_out[slot];
-		*size = b->raw_out_size[slot];
+	if (b->raw_out[slot].data) {
+		*data = b->raw_out[slot].data;
+		*size = b->raw_out[slot].size;
 		return 0;
 	}
 	if (!native)
@@ -70,8 +69,8 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int
 	err = b2b_btf_write(native, native_size, &b->fmt, &out, &out_size);
 	if (err)
 		return b2b_errno(&b->log, err, "cannot serialise BTF: %s", strerror(-err));
-	b->raw_out[slot] = out;
-	b->raw_out_size[slot] = out_size;
+	b->raw_out[slot].data = out;
+	b->raw_out[slot].size = out_size;
 	*data = out;
 	*size = out_size;
 	return 0;
@@ -89,14 +88,14 @@ static int raw_of_btf(struct btf2btf *b, const struct btf *btf, int slot,
 
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	if (b->result)
-		return raw_of(b, b->result, b->result_size, 0, data, size);
+	if (b->result.data)
+		return raw_of(b, b->result.data, b->result.size, 0, data, size);
 	return raw_of_btf(b, b->btf, 0, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	if (!b->distilled)
+	if (!b->dist.made)
 		return -ENOENT;
 	return raw_of_btf(b, b->base, 1, data, size);
 }
@@ -108,10 +107,10 @@ const struct btf *btf2btf__btf(const struct btf2btf *b)
 	 * holds); libbpf copies the bytes, whose writers' form stays */
 	struct btf2btf *cache = (struct btf2btf *)b;
 
-	if (!b->btf && b->result) {
+	if (!b->btf && b->result.data) {
 		errno = 0;
 		cache->btf = b2b_fault_nomem() ? NULL :
-			     b2b_btf_new(b->result, b->result_size, b->base);
+			     b2b_btf_new(b->result.data, b->result.size, b->base);
 		if (!cache->btf) {
 			errno = errno ? errno : ENOMEM;
 			return NULL;
@@ -182,8 +181,8 @@ const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
 		.kernel_release = b->ids.kernel_release,
 		.kfunc_id_sets = b->ids.nr_kfunc_id_sets,
 		.fmodret_sets = b->ids.nr_fmodret_sets,
-		.distilled_base_types = b->dist_types,
-		.relocated = b->relocated,
+		.distilled_base_types = b->dist.types,
+		.relocated = b->dist.relocated,
 	};
 	return info;
 }

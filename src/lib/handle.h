@@ -29,22 +29,23 @@ struct btf2btf {
 	 * then made from it only when a caller asks (btf2btf__btf()), so a
 	 * transform and write parse nothing twice */
 	struct btf *btf;
-	void *result;
-	size_t result_size;
+	struct b2b_bytes result;
 	struct btf *base;		/* base of btf: as read, or the distilled one */
 	/* how the BTF read was laid out (header length, layout section, byte
 	 * order): btf is native, 24-byte header; the writers lay it out so */
 	struct b2b_btf_format fmt;
 	/* btf2btf__raw_btf(), __raw_base_btf() when fmt is not plain: kept
 	 * until btf (base) is replaced, as libbpf keeps its own */
-	void *raw_out[2];
-	size_t raw_out_size[2];
+	struct b2b_bytes raw_out[2];
 	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
-	bool distill;			/* asked for */
-	bool distilled;			/* base is a distilled base, written with the BTF */
-	bool dist_read;			/* that distilled base was read (.BTF.base, FILE.base) */
-	bool relocated;			/* the BTF read on its distilled base, relocated onto base */
-	unsigned int dist_types;	/* types of the distilled base read, 0: none */
+	/* the distilled base: asked for (opts.distill_base, or a module read
+	 * on its own .BTF.base and relocated), made (base is distilled and
+	 * written with the BTF), read (.BTF.base, FILE.base: its type count
+	 * types), the BTF read on it relocated onto base */
+	struct {
+		bool asked, made, read, relocated;
+		unsigned int types;
+	} dist;
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
 	struct b2b_btf_ids ids;

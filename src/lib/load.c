@@ -314,10 +314,10 @@ static int do_open(const char *path, const void *mem, size_t size,
 		b->features = BTF2BTF_FEATS_DEFAULT;
 	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
 		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
-	b->distill = B2B_OPTS_GET(opts, distill_base, false);
+	b->dist.asked = B2B_OPTS_GET(opts, distill_base, false);
 	b->lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
 	/* a lent base is named by base_path; without it, no base at all */
-	if ((b->distill || b->lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
+	if ((b->dist.asked || b->lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
 		btf2btf__close(b);
 		return -EINVAL;	/* a distilled base is made from the base */
 	}

@@ -123,8 +123,8 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 		/* the BTF read is not needed any more: its memory goes now */
 		btf__free(b->btf);
 		b->btf = NULL;
-		b->result = post->btf.data;
-		b->result_size = post->btf.size;
+		b->result.data = post->btf.data;
+		b->result.size = post->btf.size;
 		post->btf.data = NULL;
 		b2b_raw_out_forget(b, 0);
 	}
@@ -133,7 +133,7 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
 			btf__free(b->base);
 		b->base = post->new_base;
-		b->distilled = true;
+		b->dist.made = true;
 		post->new_base = NULL;
 	}
 	b->transformed = true;
@@ -147,7 +147,7 @@ int btf2btf__transform(struct btf2btf *b)
 	struct b2b_post post = {
 		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->features & BTF2BTF_FEAT_SORT,
-		.distill = b->distill,
+		.distill = b->dist.asked,
 		.base = b->base,
 	};
 	bool passes = post.dedup || post.sort || post.distill;

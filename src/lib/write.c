@@ -186,13 +186,13 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 	};
 	int err;
 
-	if (b->distilled) {
+	if (b->dist.made) {
 		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
 		if (err)
 			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
 					 strerror(-err));
 	}
-	return b2b_elf_write_edited(b->elf, edits, b->distilled ? 2 : 1, fd, image, image_size,
+	return b2b_elf_write_edited(b->elf, edits, b->dist.made ? 2 : 1, fd, image, image_size,
 				    &b->log);
 }
 
@@ -203,7 +203,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 	char *base_path;
 	int err;
 
-	if (!b->distilled)
+	if (!b->dist.made)
 		return write_one(b, path, 0644, fill_raw);
 	base_path = base_path_for(path);
 	if (!base_path)

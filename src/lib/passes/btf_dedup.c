@@ -161,18 +161,31 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 	return true;
 }
 
+/* Whether a type id t refers to lies in [lo, hi), each read through map
+ * (NULL: as it is). */
+static bool refs_any_in(const struct btf_type *t, const __u32 *map, __u32 lo, __u32 hi)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 words = b2b_type_words(t);
+	__u32 kind = b2b_kind(t);
+
+	for (__u32 i = 2; i < words; i++) {
+		__u32 id;
+
+		if (b2b_word_class(kind, i) != B2B_W_REF)
+			continue;
+		id = map ? map[w[i]] : w[i];
+		if (id >= lo && id < hi)
+			return true;
+	}
+	return false;
+}
+
 /* Whether every type id t refers to is (or stands for) a base type: only
  * then can a base type equal it, base types referring to base types only. */
 static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
 {
-	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t);
-	__u16 kind = b2b_kind(t);
-
-	for (__u32 i = 2; i < words; i++)
-		if (b2b_word_class(kind, i) == B2B_W_REF && d->map[w[i]] >= d->r.start_id)
-			return false;
-	return true;
+	return !refs_any_in(t, d->map, d->r.start_id, UINT32_MAX);
 }
 
 /* A filter on the first two words after the name (info; size or type id,
@@ -501,16 +514,10 @@ static int index_old_types(struct dedup *d)
 	return err;
 }
 
+/* Whether t refers to a type the transform appended. */
 static bool refs_candidate(const struct dedup *d, const struct btf_type *t)
 {
-	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t);
-	__u16 kind = b2b_kind(t);
-
-	for (__u32 i = 2; i < words; i++)
-		if (b2b_word_class(kind, i) == B2B_W_REF && w[i] >= d->first_new && w[i] < d->cnt)
-			return true;
-	return false;
+	return refs_any_in(t, NULL, d->first_new, d->cnt);
 }
 
 /* Resolve a candidate after the candidates it refers to; 1: give up (full dedup). */

@@ -14,6 +14,12 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* Bytes the library owns (data NULL: none). */
+struct b2b_bytes {
+	void *data;
+	size_t size;
+};
+
 struct b2b_log {
 	btf2btf_log_fn fn;
 	void *ctx;
