@@ -254,7 +254,7 @@ static bool known_kind(const struct btf_type *t)
 static int scan_base(struct dedup *d)
 {
 	struct base_index *x = &d->base;
-	__u32 start = d->r.start_id, nr = 0, slots = 16;
+	__u32 start = d->r.start_id, nr = 0, slots = 16, kinds = 0;
 	const struct btf_type *t;
 	size_t cap = 0;
 	int err = 0;
@@ -281,12 +281,17 @@ static int scan_base(struct dedup *d)
 		pair = pair_hash(d, t);
 		x->pair_bits[pair / 64] |= 1ULL << (pair % 64);
 		want_key(x, base_key(d, t));
+		kinds |= 1U << b2b_kind(t);	/* a kind this library knows: < 32 */
 	}
 	for (__u32 id = 1; id < start && !err; id++) {
 		__u32 key;
 
 		t = id == 1 ? type_of(d, 1) : b2b_type_after(d->r.base, t, id - 1);
-		if (!known_kind(t) || !pair_wanted(x, pair_hash(d, t)))
+		/* the kinds no wanted type has (most often FUNC: a module's
+		 * FUNCs point at its own FUNC_PROTOs) fail the pair filter
+		 * too, which the kind test spares them */
+		if (b2b_kind(t) >= 32 || !(kinds >> b2b_kind(t) & 1) || !known_kind(t) ||
+		    !pair_wanted(x, pair_hash(d, t)))
 			continue;
 		key = base_key(d, t);
 		if (!key_wanted(x, key))
