@@ -52,28 +52,42 @@ check_rc() {
 	return 0
 }
 
-# One module through --kfuncs and --check -j: "OK KFUNCS CLEAN ERRORS
-# WARNINGS legacy|- PATH", or "FAIL what PATH: why".
-one_module() {
-	local m=$1 k c e rc n
-	k=$("$B" -q --kfuncs -B "$VMLINUX" "$m" 2> "$TMPD/err.$$" < /dev/null); rc=$?
-	e=$(head -c 300 "$TMPD/err.$$" 2> /dev/null); rm -f "$TMPD/err.$$"
-	case $e in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
-	[ $rc -eq 0 ] || { echo "FAIL --kfuncs exit $rc: $m: $e" | tr '\n' ' '; echo; return; }
-	n=$(($(printf '%s\n' "$k" | wc -l) - 1))
-	c=$("$B" --check -j -B "$VMLINUX" "$m" 2>&1 < /dev/null); rc=$?
-	case $c in *AddressSanitizer*|*"runtime error:"*) rc=99 ;; esac
-	case $c in '{"file"'*) ;; *) echo "FAIL --check exit $rc: $m: ${c:0:300}" | tr '\n' ' '; echo; return ;; esac
-	local clean=false errors warnings legacy=-
-	[[ $c == *'"clean":true'* ]] && clean=true
-	errors=$(printf '%s' "$c" | sed -n 's/.*"errors":\([0-9]*\).*/\1/p')
-	warnings=$(printf '%s' "$c" | sed -n 's/.*"warnings":\([0-9]*\).*/\1/p')
-	[[ $c == *'"note":"Linux '* ]] && legacy=legacy
-	# --check exits 1 exactly when it found an error
-	[ $rc -eq $((errors > 0)) ] || { echo "FAIL --check exit $rc with $errors errors: $m"; return; }
-	echo "OK $n $clean $errors $warnings $legacy $m"
+# A share of the modules through --kfuncs -j and --check -j, one process
+# each (one read of the base for all): per module a line "OK KFUNCS CLEAN
+# ERRORS WARNINGS legacy|- PATH", or "FAIL what: why" for the share, into
+# a file of the share's own (shares run side by side: lines written to one
+# stream would interleave).
+views() {
+	views_share "$@" > "$TMPD/views.$$"
 }
-export -f one_module
+views_share() {
+	local k=$TMPD/k.$$ c=$TMPD/c.$$ rk rc n=$# errors sel
+	# one object is printed bare, several in "objects"
+	sel='(if has("objects") then .objects[] else . end)'
+	"$B" -q -j --kfuncs -B "$VMLINUX" "$@" > "$k.json" 2> "$k.err" < /dev/null; rk=$?
+	"$B" --check -j -B "$VMLINUX" "$@" > "$c.json" 2> "$c.err" < /dev/null; rc=$?
+	if grep -q 'AddressSanitizer\|runtime error:' "$k.err" "$c.err"; then
+		echo "FAIL sanitizer on $n modules from $1: $(grep -h -m1 'AddressSanitizer\|runtime error:' "$k.err" "$c.err")"
+		return
+	fi
+	[ $rk -eq 0 ] || { echo "FAIL --kfuncs exit $rk on $n modules from $1: $(head -c 300 "$k.err")" | tr '\n' ' '; echo; return; }
+	[ $rc -le 1 ] || { echo "FAIL --check exit $rc on $n modules from $1: $(head -c 300 "$c.err")" | tr '\n' ' '; echo; return; }
+	jq -r "$sel | \"\\(.file)\\t\\(.kfuncs | length)\"" "$k.json" > "$k.tsv" 2> /dev/null ||
+		{ echo "FAIL --kfuncs -j on $n modules from $1: not JSON: $(head -c 200 "$k.json")"; return; }
+	jq -r "$sel | \"\\(.file)\\t\\(.clean)\\t\\(.errors)\\t\\(.warnings)\\t\\(if ((.note // \"\") | startswith(\"Linux \")) then \"legacy\" else \"-\" end)\"" \
+		"$c.json" > "$c.tsv" 2> /dev/null ||
+		{ echo "FAIL --check -j exit $rc on $n modules from $1: not JSON: $(head -c 200 "$c.json")" | tr '\n' ' '; echo; return; }
+	# --check exits 1 exactly when it found an error
+	errors=$(awk -F'\t' '{ e += $3 } END { print e + 0 }' "$c.tsv")
+	[ $rc -eq $((errors > 0)) ] || { echo "FAIL --check exit $rc with $errors errors on $n modules from $1"; return; }
+	# the two views name the same modules, in the order given
+	paste "$k.tsv" "$c.tsv" | awk -F'\t' -v n="$n" '
+		$1 != $3 { print "FAIL views disagree: " $1 " / " $3; bad = 1; exit }
+		{ printf "OK %s %s %s %s %s %s\n", $2, $4, $5, $6, $7, $1; rows++ }
+		END { if (!bad && rows != n) print "FAIL views gave " rows " results for " n " modules" }'
+	rm -f "$k".* "$c".*
+}
+export -f views views_share
 JOBS=${JOBS:-$(nproc)}
 
 prev=
@@ -101,9 +115,12 @@ for suite in "${SUITES[@]}"; do
 	[ $rc -eq 0 ] || bad "$suite vmlinux --check: exit $rc: $(head -1 "$tmp/e")"
 	vnote=$(jq -r '.note // "-"' "$tmp/c" | cut -c1-40)
 
-	# every module: the views, $JOBS at a time (one line of results each)
+	# every module: the views, in $JOBS shares (one line of results each)
 	export B VMLINUX TMPD=$tmp
-	printf '%s\0' "${mods[@]}" | xargs -0 -r -n 1 -P "$JOBS" bash -c 'one_module "$1"' _ > "$tmp/views"
+	printf '%s\0' "${mods[@]}" |
+		xargs -0 -r -n $(( (${#mods[@]} + JOBS - 1) / JOBS )) -P "$JOBS" bash -c 'views "$@"' _
+	cat "$tmp"/views.* > "$tmp/views" 2> /dev/null
+	rm -f "$tmp"/views.*
 	with_kfuncs=0 kfuncs=0 clean=0 warned=0 errored=0 legacy=0
 	while read -r tag a b c d e f m; do
 		case $tag in
