@@ -84,6 +84,13 @@ mount_at "$ROOT/proc" -t proc proc
 mount_ro "$CACHE" "$ROOT$CACHE"
 
 say "$SUITE: make check $* in $inside"
+# which struct btf_header the suite's <linux/btf.h> has (32 bytes from
+# Linux 7.1's UAPI on: forky's is the build against a grown header)
+if grep -q layout_len "$ROOT/usr/include/linux/btf.h"; then
+	say "$SUITE: <linux/btf.h> has the 32-byte struct btf_header (layout_off, layout_len)"
+else
+	say "$SUITE: <linux/btf.h> has the 24-byte struct btf_header"
+fi
 rc=0
 chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 	TERM=dumb TMPDIR=/tmp /bin/bash -c 'cd "$1" && same=$2 && shift 2 &&
