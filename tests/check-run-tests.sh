@@ -22,7 +22,17 @@ echo '[  FAILED  ] 1 test(s), listed below:'
 echo '[  FAILED  ] test_broken'
 exit 1
 T
-chmod +x "$work/test_pass" "$work/test_fail"
+cat > "$work/test_slow" <<'T'
+#!/bin/sh
+sleep 1
+echo '[  PASSED  ] 3 test(s).'
+T
+cat > "$work/test_killed" <<'T'
+#!/bin/sh
+echo '[ RUN      ] test_crash'
+kill -SEGV $$
+T
+chmod +x "$work/test_pass" "$work/test_fail" "$work/test_slow" "$work/test_killed"
 
 out=$("$here/run-tests.sh" "$work/test_pass") || fail "a passing program failed the run: $out"
 [ "$out" = "$(printf '  test_pass: 2 tests passed\ncheck: 2 tests, 0 failed')" ] ||
@@ -31,4 +41,11 @@ out=$("$here/run-tests.sh" "$work/test_pass" "$work/test_fail") && fail "a faili
 printf '%s\n' "$out" | grep -q 'tests/test_x.c:12: error: Failure!' || fail "the failure is not shown: $out"
 printf '%s\n' "$out" | grep -q '^check: 4 tests, 1 failed (in: test_fail)$' || fail "wrong total: $out"
 printf '%s\n' "$out" | grep -q 'libbpf:' && fail "libbpf noise of a passing program shown: $out"
+# side by side, reported in the order given: the slow one first
+out=$(TEST_JOBS=2 "$here/run-tests.sh" "$work/test_slow" "$work/test_pass") ||
+	fail "two passing programs side by side failed the run: $out"
+[ "$out" = "$(printf '  test_slow: 3 tests passed\n  test_pass: 2 tests passed\ncheck: 5 tests, 0 failed')" ] ||
+	fail "programs run side by side are not reported in the order given; got: $out"
+out=$("$here/run-tests.sh" "$work/test_killed" "$work/test_pass") && fail "a program killed by a signal passed the run"
+printf '%s\n' "$out" | grep -q '^FAILED: test_killed (exit 139)$' || fail "the killed program is not named with its status: $out"
 echo "check-run-tests: ok"

@@ -2,11 +2,25 @@
 # Run cmocka test programs; print one line per program that passed, the
 # whole output of one that failed (libbpf's messages about the malformed BTF
 # the tests feed it are expected there and only shown then); one total line;
-# fail if any test failed.
+# fail if any test failed. The programs run TEST_JOBS at a time (default:
+# the number of CPUs; each works in a scratch directory of its own), and
+# are reported in the order given.
 set -u
-total=0 failed=0 bad=""
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+i=0
 for t in "$@"; do
-	out=$("$t" 2>&1); rc=$?
+	i=$((i + 1))
+	printf '%s\n%s\n' "$i" "$t"
+done | tr '\n' '\0' |
+	RUN_TESTS_DIR=$tmp xargs -0 -r -n 2 -P "${TEST_JOBS:-$(nproc)}" sh -c \
+		'"$2" > "$RUN_TESTS_DIR/$1.out" 2>&1; echo $? > "$RUN_TESTS_DIR/$1.rc"' run-tests
+
+total=0 failed=0 bad="" i=0
+for t in "$@"; do
+	i=$((i + 1))
+	out=$(cat "$tmp/$i.out" 2> /dev/null)
+	rc=$(cat "$tmp/$i.rc" 2> /dev/null || echo 127)
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
 	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
 	total=$((total + ${p:-0} + ${f:-0}))
