@@ -68,13 +68,11 @@ static const char *name_of(const struct view *v, __u32 off)
 	return off < v->base_str_end ? v->base_strs + off : v->own_strs + (off - v->base_str_end);
 }
 
-/* The type after t, of id id < cnt - 1 (b2b_type_after()). */
+/* The type after t, of id id < cnt - 1: in order through libbpf's types
+ * (b2b_type_after()); the raw view's index is no libbpf call. */
 static const struct btf_type *next_type(const struct view *v, const struct btf_type *t, __u32 id)
 {
-	if (v->btf)
-		return b2b_type_after(v->btf, t, id);
-	return b2b_type_words(t) ? (const struct btf_type *)((const __u32 *)t + b2b_type_words(t)) :
-				   type_by_id(v, id + 1);
+	return v->btf ? b2b_type_after(v->btf, t, id) : type_by_id(v, id + 1);
 }
 
 static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
