@@ -97,27 +97,31 @@ int b2b_btf_write(const void *native, size_t size, const struct b2b_btf_format *
 
 /* 32-bit words of a type, struct btf_type included, from its info word
  * (native): 0 for a kind this library does not know. (Inline: the passes
- * call it for every type.) */
+ * call it for every type. A table, not a switch: kinds follow each other in
+ * no order a branch predictor learns, and every walk of the types makes
+ * this call once a type.) */
 static inline __u32 b2b_btf_type_words(__u32 info)
 {
-	__u32 vlen = b2b_info_vlen(info);
+	/* by kind: the words of struct btf_type and what follows it, and the
+	 * words each of its vlen elements adds */
+	static const __u8 fixed[B2B_BTF_NR_KINDS] = {
+		[BTF_KIND_INT] = 4, [BTF_KIND_PTR] = 3, [BTF_KIND_ARRAY] = 6,
+		[BTF_KIND_STRUCT] = 3, [BTF_KIND_UNION] = 3, [BTF_KIND_ENUM] = 3,
+		[BTF_KIND_FWD] = 3, [BTF_KIND_TYPEDEF] = 3, [BTF_KIND_VOLATILE] = 3,
+		[BTF_KIND_CONST] = 3, [BTF_KIND_RESTRICT] = 3, [BTF_KIND_FUNC] = 3,
+		[BTF_KIND_FUNC_PROTO] = 3, [BTF_KIND_VAR] = 4, [BTF_KIND_DATASEC] = 3,
+		[BTF_KIND_FLOAT] = 3, [BTF_KIND_DECL_TAG] = 4, [BTF_KIND_TYPE_TAG] = 3,
+		[BTF_KIND_ENUM64] = 3,
+	};
+	static const __u8 per_elem[B2B_BTF_NR_KINDS] = {
+		[BTF_KIND_STRUCT] = 3, [BTF_KIND_UNION] = 3, [BTF_KIND_ENUM] = 2,
+		[BTF_KIND_FUNC_PROTO] = 2, [BTF_KIND_DATASEC] = 3, [BTF_KIND_ENUM64] = 3,
+	};
+	__u32 kind = b2b_info_kind(info);
 
-	switch (b2b_info_kind(info)) {
-	case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_PTR: case BTF_KIND_FWD: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 3;
-	case BTF_KIND_ARRAY:
-		return 6;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC: case BTF_KIND_ENUM64:
-		return 3 + 3 * vlen;
-	case BTF_KIND_ENUM: case BTF_KIND_FUNC_PROTO:
-		return 3 + 2 * vlen;
-	default:
+	if (kind >= B2B_BTF_NR_KINDS)
 		return 0;
-	}
+	return fixed[kind] + per_elem[kind] * b2b_info_vlen(info);
 }
 
 #endif /* BTF2BTF_BTF_FORMAT_H */

@@ -52,7 +52,12 @@ static void view_strings(struct view *v, const struct btf *base, __u32 base_str_
 
 static const struct btf_type *type_by_id(const struct view *v, __u32 id)
 {
-	return v->btf ? btf__type_by_id(v->btf, id) : b2b_raw_any_type(v->raw, id);
+	if (v->btf)
+		return btf__type_by_id(v->btf, id);
+	/* the raw view's own types through its index, inline */
+	if (id >= v->raw->start_id && id < v->cnt)
+		return b2b_raw_type(v->raw, id);
+	return b2b_raw_any_type(v->raw, id);
 }
 
 /* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
@@ -75,11 +80,36 @@ static const struct btf_type *next_type(const struct view *v, const struct btf_t
 	return v->btf ? b2b_type_after(v->btf, t, id) : type_by_id(v, id + 1);
 }
 
+/*
+ * Most of a kernel's words are members and parameters, all of them fine:
+ * one pass over them without a branch a field (an OR of the two range
+ * checks); check_type() looks for the first bad one, for its message, only
+ * when this pass says there is one.
+ */
+static bool members_ok(const struct view *v, const struct btf_member *m, __u32 n)
+{
+	__u32 bad = 0;
+
+	for (__u32 i = 0; i < n; i++)
+		bad |= (m[i].type >= v->cnt) | (m[i].name_off >= v->str_end);
+	return !bad;
+}
+
+static bool params_ok(const struct view *v, const struct btf_param *p, __u32 n)
+{
+	__u32 bad = 0;
+
+	for (__u32 i = 0; i < n; i++)
+		bad |= (p[i].type >= v->cnt) | (p[i].name_off >= v->str_end);
+	return !bad;
+}
+
+/* t of id id; for a FUNC, proto is its type, looked up already */
 static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
-		      const char *what, const struct b2b_log *log)
+		      const struct btf_type *proto, const char *what, const struct b2b_log *log)
 {
 	__u32 cnt = v->cnt;
-	__u16 vlen = b2b_vlen(t);
+	__u32 vlen = b2b_vlen(t);
 
 	if (!name_ok(v, t->name_off))
 		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
@@ -109,7 +139,9 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 	case BTF_KIND_UNION: {
 		const struct btf_member *m = btf_members(t);
 
-		for (__u16 i = 0; i < vlen; i++, m++) {
+		if (members_ok(v, m, vlen))
+			break;
+		for (__u32 i = 0; i < vlen; i++, m++) {
 			if (!id_ok(m->type, cnt))
 				return bad_ref(log, what, id, "member type", m->type, cnt);
 			if (!name_ok(v, m->name_off))
@@ -120,7 +152,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 	}
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		for (__u16 i = 0; i < vlen; i++) {
+		for (__u32 i = 0; i < vlen; i++) {
 			__u32 off = b2b_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
 
 			if (!name_ok(v, off))
@@ -129,11 +161,10 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 		}
 		break;
 	case BTF_KIND_FUNC: {
-		const struct btf_type *p;
+		const struct btf_type *p = proto;
 
 		if (!id_ok(t->type, cnt))
 			return bad_ref(log, what, id, "prototype", t->type, cnt);
-		p = type_by_id(v, t->type);
 		if (!p || !b2b_is_func_proto(p))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
 					 what, id, name_of(v, t->name_off), t->type);
@@ -146,7 +177,9 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 
 		if (!id_ok(t->type, cnt))
 			return bad_ref(log, what, id, "return type", t->type, cnt);
-		for (__u16 i = 0; i < vlen; i++, p++) {
+		if (params_ok(v, p, vlen))
+			break;
+		for (__u32 i = 0; i < vlen; i++, p++) {
 			if (!id_ok(p->type, cnt))
 				return bad_ref(log, what, id, "parameter type", p->type, cnt);
 			if (!name_ok(v, p->name_off))
@@ -158,7 +191,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 	case BTF_KIND_DATASEC: {
 		const struct btf_var_secinfo *sec = btf_var_secinfos(t);
 
-		for (__u16 i = 0; i < vlen; i++, sec++)
+		for (__u32 i = 0; i < vlen; i++, sec++)
 			if (!id_ok(sec->type, cnt))
 				return bad_ref(log, what, id, "variable", sec->type, cnt);
 		break;
@@ -173,7 +206,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 		if (idx < -1)
 			return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
 		if (idx >= 0) {
-			__u16 n = b2b_vlen(target);
+			__u32 n = b2b_vlen(target);
 
 			if (b2b_is_func(target)) {
 				const struct btf_type *p = type_by_id(v, target->type);
@@ -183,7 +216,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
 						 what, id, idx);
 			}
-			if (idx >= n)
+			if ((__u32)idx >= n)
 				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d out of range (%u components)",
 						 what, id, idx, n);
 		}
@@ -195,45 +228,53 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 	return 0;
 }
 
-/* Types ahead of the one checked whose far reads are started early. */
+/* Types ahead of the one checked whose far reads are started early (a
+ * power of two: the ring below). */
 #define AHEAD 16
 
 /*
  * A FUNC's check reads its FUNC_PROTO and the first byte of its name, both
  * far from the FUNC, and most types of a kernel's BTF are FUNCs: one cache
  * miss after the other, most of the time of this pass. Started AHEAD types
- * early, they overlap.
+ * early, they overlap. Returns the FUNC's FUNC_PROTO (or what its type id
+ * names), for its check.
  */
-static void prefetch_func(const struct view *v, const struct btf_type *t)
+static const struct btf_type *prefetch_func(const struct view *v, const struct btf_type *t)
 {
-	if (b2b_kind(t) != BTF_KIND_FUNC || !id_ok(t->type, v->cnt) || !name_ok(v, t->name_off))
-		return;
-	__builtin_prefetch(type_by_id(v, t->type));
-	__builtin_prefetch(name_of(v, t->name_off));
+	const struct btf_type *proto;
+
+	if (b2b_kind(t) != BTF_KIND_FUNC || !id_ok(t->type, v->cnt))
+		return NULL;
+	proto = type_by_id(v, t->type);
+	__builtin_prefetch(proto);
+	if (name_ok(v, t->name_off))
+		__builtin_prefetch(name_of(v, t->name_off));
+	return proto;
 }
 
-/* The types from start on, walked in id order (next_type()). */
+/* The types from start on, walked in id order (next_type()) once: each is
+ * found AHEAD - 1 ids before it is checked, its far reads started then, and
+ * kept in a ring (with its FUNC_PROTO when a FUNC) until its turn. */
 static int check_types(const struct view *v, __u32 start, const char *what,
 		       const struct b2b_log *log)
 {
-	const struct btf_type *t, *ahead;
-	__u32 ahead_id = start;
+	const struct btf_type *ring[AHEAD], *protos[AHEAD], *ahead;
+	__u32 found = start;	/* the last type found: ring[found % AHEAD] */
 	int err;
 
 	if (start >= v->cnt)
 		return 0;
-	t = ahead = type_by_id(v, start);
+	ring[start % AHEAD] = ahead = type_by_id(v, start);
+	protos[start % AHEAD] = prefetch_func(v, ahead);
 	for (__u32 id = start; id < v->cnt; id++) {
-		/* ahead: the type AHEAD ids on; each prefetched once */
-		while (ahead_id < id + AHEAD && ahead_id + 1 < v->cnt) {
-			ahead = next_type(v, ahead, ahead_id++);
-			prefetch_func(v, ahead);
+		for (; found < id + AHEAD - 1 && found + 1 < v->cnt; found++) {
+			ahead = next_type(v, ahead, found);
+			ring[(found + 1) % AHEAD] = ahead;
+			protos[(found + 1) % AHEAD] = prefetch_func(v, ahead);
 		}
-		err = check_type(v, id, t, what, log);
+		err = check_type(v, id, ring[id % AHEAD], protos[id % AHEAD], what, log);
 		if (err)
 			return err;
-		if (id + 1 < v->cnt)
-			t = next_type(v, t, id);
 	}
 	return 0;
 }
