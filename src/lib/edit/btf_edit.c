@@ -212,7 +212,7 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 			if (!result_type(x, t->type))
 				err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] returns type %u, out of range",
 						what, id, t->type);
-			for (__u16 i = 0; i < b2b_vlen(t) && !err; i++)
+			for (__u32 i = 0; i < b2b_vlen(t) && !err; i++)
 				if (!result_type(x, btf_params(t)[i].type))
 					err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] parameter %u has type %u, out of range",
 							what, id, i, btf_params(t)[i].type);
@@ -355,7 +355,7 @@ static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, c
 		case BTF_KIND_FUNC_PROTO: {
 			struct btf_param *pp = btf_params(bt);
 
-			for (__u16 i = 0; i < b2b_vlen(bt); i++) {
+			for (__u32 i = 0; i < b2b_vlen(bt); i++) {
 				pp[i].name_off = map_str(ns, pp[i].name_off);
 				if (pp[i].name_off == UINT32_MAX)
 					return -EINVAL;

@@ -116,7 +116,7 @@ static void mark_embedded(struct relocate *r, const struct btf_type *t)
 {
 	const struct btf_member *m = btf_members(t);
 
-	for (__u16 i = 0; i < b2b_vlen(t); i++) {
+	for (__u32 i = 0; i < b2b_vlen(t); i++) {
 		__u32 id = m[i].type;
 
 		while (id) {

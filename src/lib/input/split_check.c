@@ -52,7 +52,7 @@ int b2b_check_split_fits(const struct btf *btf, const char *base_name, const str
 
 		if (!b2b_is_composite(t))
 			continue;
-		for (__u16 i = 0; i < b2b_vlen(t); i++) {
+		for (__u32 i = 0; i < b2b_vlen(t); i++) {
 			__u32 bits_off = btf_member_bit_offset(t, i);
 			const struct btf_type *mt = btf__type_by_id(btf, m[i].type);
 			char buf[32];

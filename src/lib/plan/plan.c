@@ -93,7 +93,7 @@ int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id)
 	const struct btf_type *t = btf__type_by_id(btf, proto_id);
 	const struct btf_param *p = btf_params(t);
 
-	for (__u16 i = 0; i < b2b_vlen(t); i++)
+	for (__u32 i = 0; i < b2b_vlen(t); i++)
 		if (is_implicit_arg(btf, p[i].type))
 			return i;
 	return -1;
