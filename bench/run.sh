@@ -9,8 +9,9 @@
 #   BENCH_UPSTREAM_MAX (10000: largest synthetic size upstream runs on; its per-kfunc
 #   name lookups are linear, ~80 s CPU a run at 100,000 kfuncs),
 #   BENCH_SYS_BTF (/sys/kernel/btf/vmlinux), BPFTOOL, BENCH_KERNEL_TARBALL,
-#   BENCH_OLD_BTF2BTF (a btf2btf built at e70b18f: rows "btf2btf@e70b18f --features=all",
-#   for issue 26's "no row more than 20% slower"),
+#   BENCH_OLD_BTF2BTF (another btf2btf, an earlier commit's: rows "btf2btf@LABEL
+#   --features=all" and, for the module sets, "btf2btf@LABEL all, per module", in the
+#   same run), BENCH_OLD_LABEL (LABEL: e70b18f, the commit issue 26 compared with),
 #   BENCH_DEBIAN_DEB (a linux-image .deb whose modules make a module set),
 #   BENCH_DEBIAN_MODULES (100, or all: how many of its modules),
 #   BENCH_INPUTS (the inputs to run, of: vmlinux sys synthetic vmlinux-7.3 modsets; default all),
@@ -90,11 +91,12 @@ fi
 # .BTF.1 pahole --btf_encode_detached writes in the 7.3 build) and object
 # upstream ID BTF1 OBJ
 OLD_B2B=${BENCH_OLD_BTF2BTF:-}
+OLD_LABEL=${BENCH_OLD_LABEL:-e70b18f}
 upstream() {
 	id=$1 btf1=$2 obj=$3
 	[ -z "$ALL" ] || row "$id" "btf2btf --features=all" "$W/$id.all.btf" - \
 		"$B2B" -q --features=all --btf "$btf1" -o "$W/$id.all.btf" "$obj"
-	[ -z "$ALL" ] || [ -z "$OLD_B2B" ] || row "$id" "btf2btf@e70b18f --features=all" \
+	[ -z "$ALL" ] || [ -z "$OLD_B2B" ] || row "$id" "btf2btf@$OLD_LABEL --features=all" \
 		"$W/$id.old.btf" - "$OLD_B2B" -q --features=all --btf "$btf1" -o "$W/$id.old.btf" "$obj"
 	if [ -n "$RB73" ]; then
 		copy=$W/$id.rb73.o
@@ -276,8 +278,8 @@ fi
 # modset_rows ID VMLINUX DIR
 modset_rows() {
 	id=$1 v=$2 dir=$3 run=$W/$1.run
-	one=$W/$id.one.sh per=$W/$id.per.sh rb=$W/$id.rb73.sh
-	printf 'set -e\n' | tee "$one" "$per" >"$rb"
+	one=$W/$id.one.sh per=$W/$id.per.sh rb=$W/$id.rb73.sh old=$W/$id.old.sh
+	printf 'set -e\n' | tee "$one" "$per" "$old" >"$rb"
 	for g in intree extmod; do
 		mods=$(ls "$dir/$g" | sed -n 's/\.pre\.ko$//p')
 		[ -n "$mods" ] || continue
@@ -287,6 +289,8 @@ modset_rows() {
 		for m in $mods; do
 			files="$files '$run/$g/$m.ko'"
 			printf "'%s' -q --features=all %s -B '%s' '%s'\n" "$B2B" "$bd" "$v" "$run/$g/$m.ko" >>"$per"
+			[ -z "$OLD_B2B" ] || printf "'%s' -q --features=all %s -B '%s' '%s'\n" "$OLD_B2B" \
+				"$bd" "$v" "$run/$g/$m.ko" >>"$old"
 			printf "'%s' %s --btf_base '%s' --btf '%s' '%s'\n" "$RB73" "$rd" "$v" \
 				"$run/$g/$m.BTF.1" "$run/$g/$m.pre.ko" >>"$rb"
 		done
@@ -295,6 +299,7 @@ modset_rows() {
 	prep="rm -rf '$run' && cp -rL '$dir' '$run'"
 	row "$id" "btf2btf all, one run" - "$prep" sh "$one"
 	row "$id" "btf2btf all, per module" - "$prep" sh "$per"
+	[ -z "$OLD_B2B" ] || row "$id" "btf2btf@$OLD_LABEL all, per module" - "$prep" sh "$old"
 	row "$id" "resolve_btfids-7.3 per module" - "$prep" sh "$rb"
 }
 if ! wanted modsets; then
