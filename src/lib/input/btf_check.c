@@ -84,23 +84,16 @@ static const struct btf_type *next_type(const struct view *v, const struct btf_t
  * Most of a kernel's words are members and parameters, all of them fine:
  * one pass over them without a branch a field (an OR of the two range
  * checks); check_type() looks for the first bad one, for its message, only
- * when this pass says there is one.
+ * when this pass says there is one. Both kinds of element start with a
+ * name offset and a type id (struct btf_member: 3 words, btf_param: 2).
  */
-static bool members_ok(const struct view *v, const struct btf_member *m, __u32 n)
+static bool elems_ok(const struct view *v, const void *elems, __u32 n, __u32 words)
 {
+	const __u32 *w = elems;
 	__u32 bad = 0;
 
-	for (__u32 i = 0; i < n; i++)
-		bad |= (m[i].type >= v->cnt) | (m[i].name_off >= v->str_end);
-	return !bad;
-}
-
-static bool params_ok(const struct view *v, const struct btf_param *p, __u32 n)
-{
-	__u32 bad = 0;
-
-	for (__u32 i = 0; i < n; i++)
-		bad |= (p[i].type >= v->cnt) | (p[i].name_off >= v->str_end);
+	for (__u32 i = 0; i < n; i++, w += words)
+		bad |= (w[1] >= v->cnt) | (w[0] >= v->str_end);
 	return !bad;
 }
 
@@ -139,7 +132,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 	case BTF_KIND_UNION: {
 		const struct btf_member *m = btf_members(t);
 
-		if (members_ok(v, m, vlen))
+		if (elems_ok(v, m, vlen, 3))
 			break;
 		for (__u32 i = 0; i < vlen; i++, m++) {
 			if (!id_ok(m->type, cnt))
@@ -177,7 +170,7 @@ static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 
 		if (!id_ok(t->type, cnt))
 			return bad_ref(log, what, id, "return type", t->type, cnt);
-		if (params_ok(v, p, vlen))
+		if (elems_ok(v, p, vlen, 2))
 			break;
 		for (__u32 i = 0; i < vlen; i++, p++) {
 			if (!id_ok(p->type, cnt))
