@@ -12,7 +12,11 @@
  *   scx_bpf_dsq_move_to_local  and from there to the CPU that dispatches
  *
  * The loader attaches it, lets tasks run through it, reads the counters,
- * and detaches it.
+ * and detaches it. Its select_cpu only picks the CPU: without one, the
+ * kernel's default puts a task that wakes up on an idle CPU straight on
+ * that CPU's local DSQ, without ops.enqueue, which on an idle guest is
+ * every task (0 enqueued, seen once in CI). With it, every wakeup goes
+ * through enqueue: the loader's own, at the end of its sleep, at least.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -33,6 +37,12 @@ s32 BPF_PROG(kdecl_init)
 	return create_dsq_ret;
 }
 
+SEC("struct_ops/kdecl_select_cpu")
+s32 BPF_PROG(kdecl_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+{
+	return prev_cpu;
+}
+
 SEC("struct_ops/kdecl_enqueue")
 void BPF_PROG(kdecl_enqueue, struct task_struct *p, u64 enq_flags)
 {
@@ -49,6 +59,7 @@ void BPF_PROG(kdecl_dispatch, s32 cpu, struct task_struct *prev)
 
 SEC(".struct_ops.link")
 struct sched_ext_ops kdecl_ops = {
+	.select_cpu		= (void *)kdecl_select_cpu,
 	.enqueue		= (void *)kdecl_enqueue,
 	.dispatch		= (void *)kdecl_dispatch,
 	.init			= (void *)kdecl_init,
