@@ -81,7 +81,7 @@ endif
 # (BTF, ELF, compressed modules, output files), the input read at open, the
 # plan, the edit, the post-passes; in src/lib itself the public API's files
 LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c name_index.c \
-		   compress.c modsig.c elf_file.c btf_format.c btf_raw.c output.c \
+		   compress.c modsig.c elf_file.c btf_format.c btf_model.c btf_raw.c output.c \
 		   btf_ids.c kernel_sets.c btf_input.c btf_check.c kfuncs.c btf_relocate.c split_check.c \
 		   plan.c \
 		   btf_edit.c \

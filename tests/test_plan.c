@@ -195,19 +195,17 @@ static void fault_loop(const char *obj, unsigned int features)
 }
 
 /* p lies in btf's own strings */
-static bool in_strings(const struct btf *btf, const char *p)
+static bool in_strings(const struct b2b_btf *btf, const char *p)
 {
-	const char *s = btf__name_by_offset(btf, 0);
-
-	return p >= s && p < s + b2b_btf_str_end(btf);
+	return p >= btf->strs && p < btf->strs + btf->hdr.str_len;
 }
 
 /*
  * The transform leaves one BTF in the handle, whatever passes made it
  * (default features: the edit's layout; all: dedup and sort over it): the
- * bytes they gave, the BTF read freed, nothing parsed; a raw write gives
- * the bytes raw_btf() returns and parses nothing either; the accessor then
- * makes libbpf's view of them, once. The kfuncs' and set8 entries' names
+ * bytes they gave, the BTF read freed, no libbpf view made; a raw write
+ * gives the bytes raw_btf() returns and makes none either; the accessor
+ * then makes libbpf's view of them, once. The kfuncs' and set8 entries' names
  * are the handle's own, not the BTF's strings, so they stay where they
  * were when the result replaces the BTF read.
  */
@@ -218,7 +216,7 @@ static void one_result(const char *obj, unsigned int features)
 	struct btf2btf *b = th_open(obj, &o);
 	const struct btf2btf_kfunc *k = btf2btf__kfunc(b, 0);
 	const struct btf2btf_set8_entry *e = btf2btf__set8_entry(b, 0);
-	const struct btf *read = b->btf;
+	const struct b2b_btf *read = &b->btf;
 	size_t file_size;
 	__u32 view_size;
 	const void *view;
@@ -235,17 +233,19 @@ static void one_result(const char *obj, unsigned int features)
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
 		assert_false(in_strings(read, b->kfuncs.items[i].name));
 	assert_false(in_strings(read, e->name));
+	assert_null(b->btf.lib);
 	assert_int_equal(btf2btf__transform(b), 0);
 	assert_true(btf2btf__changed(b));
-	assert_null(b->btf);
-	assert_non_null(b->result.data);
+	assert_null(b->btf.lib);
+	assert_non_null(b->btf.owned);
+	assert_ptr_equal(b->btf.data, b->btf.owned);
 	assert_int_equal(btf2btf__write_raw(b, out), 0);
 	th_assert_raw_written(b, out, NULL);
-	assert_null(b->btf);
+	assert_null(b->btf.lib);
 	assert_non_null(btf2btf__btf(b));
-	assert_ptr_equal(btf2btf__btf(b), b->btf);
+	assert_ptr_equal(btf2btf__btf(b), b->btf.lib);
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		assert_false(in_strings(b->btf, b->kfuncs.items[i].name));
+		assert_false(in_strings(&b->btf, b->kfuncs.items[i].name));
 	/* the same kfunc and entry, their names unmoved */
 	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
 		if (btf2btf__kfunc(b, i)->name == kptr)

@@ -451,8 +451,9 @@ static void test_streamed_write_matches_laid_out(void **state)
  */
 static void test_merge_repointed_twice(void **state)
 {
-	struct btf *build = btf__new_empty(), *orig, *out;
+	struct btf *build = btf__new_empty(), *out;
 	int i32, one_arg, no_arg, two_args, fa, fb;
+	struct b2b_btf orig;
 	struct b2b_ext x;
 	const void *raw;
 	size_t size;
@@ -470,11 +471,10 @@ static void test_merge_repointed_twice(void **state)
 	fa = btf__add_func(build, "fa", BTF_FUNC_GLOBAL, one_arg);
 	fb = btf__add_func(build, "fb", BTF_FUNC_GLOBAL, one_arg);
 	assert_true(fa > 0 && fb > fa);
-	/* the layout reads an unmodified BTF: the bytes parsed again */
+	/* the layout reads the model of the bytes */
 	raw = btf__raw_data(build, &sz);
-	orig = btf__new(raw, sz);
-	assert_non_null(orig);
-	assert_int_equal(b2b_ext_init(&x, orig), 0);
+	assert_int_equal(b2b_btf_open(&orig, raw, sz, NULL), 0);
+	assert_int_equal(b2b_ext_init(&x, &orig), 0);
 	assert_int_equal(b2b_ext_retype(&x, fb, no_arg), 0);
 	assert_int_equal(b2b_ext_retype(&x, fa, no_arg), 0);
 	assert_int_equal(b2b_ext_retype(&x, fa, two_args), 0);
@@ -488,7 +488,7 @@ static void test_merge_repointed_twice(void **state)
 	btf__free(out);
 	free(data);
 	b2b_ext_free(&x);
-	btf__free(orig);
+	b2b_btf_free(&orig);
 	btf__free(build);
 }
 

@@ -11,7 +11,6 @@
  * transform distills again from that base (Kbuild's --distill_base for
  * external modules), so that what is written stays relocatable.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,35 +21,32 @@
 #include "btf_input.h"
 #include "btf_relocate.h"
 #include "distilled.h"
-#include "libbpf_compat.h"
 
-int b2b_distilled_base_section(struct btf2btf *b, struct btf **dist)
+int b2b_distilled_base_section(struct btf2btf *b, struct b2b_btf *dist)
 {
 	struct b2b_section sec;
 	int err;
 
-	*dist = NULL;
+	memset(dist, 0, sizeof(*dist));
 	err = b2b_elf_section(b->elf, ".BTF.base", &sec, &b->log);
 	if (err == -ENOENT)
 		return 0;
 	if (!err)
 		err = b2b_parse_btf(sec.data, sec.size, NULL, ".BTF.base", dist, NULL, &b->log);
 	if (!err)
-		err = b2b_check_distilled_base(*dist, ".BTF.base", &b->log);
-	if (err) {
-		btf__free(*dist);
-		*dist = NULL;
-	}
+		err = b2b_check_distilled_base(dist, ".BTF.base", &b->log);
+	if (err)
+		b2b_btf_free(dist);
 	return err;
 }
 
-int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct btf **dist)
+int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct b2b_btf *dist)
 {
 	size_t len = strlen(path);
 	char *base_path;
 	int err = 0;
 
-	*dist = NULL;
+	memset(dist, 0, sizeof(*dist));
 	base_path = b2b_malloc(len + sizeof(".base"));
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
@@ -59,11 +55,9 @@ int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct btf **di
 	if (!access(base_path, F_OK)) {
 		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF", dist, NULL, &b->log);
 		if (!err)
-			err = b2b_check_distilled_base(*dist, base_path, &b->log);
-		if (err) {
-			btf__free(*dist);
-			*dist = NULL;
-		}
+			err = b2b_check_distilled_base(dist, base_path, &b->log);
+		if (err)
+			b2b_btf_free(dist);
 	}
 	free(base_path);
 	return err;
@@ -81,48 +75,49 @@ static void remap_resolved_ids(struct btf2btf *b, const __u32 *map, __u32 nr)
 	}
 }
 
-int b2b_distilled_settle(struct btf2btf *b, struct btf *dist, int err, const char *base_path)
+int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const char *base_path)
 {
 	struct b2b_pass_out rel;
-	struct btf *relocated;
+	struct b2b_btf relocated;
 	char what[4096];
 
-	if (!dist || err) {
-		btf__free(dist);
+	if (b2b_btf_empty(dist) || err) {
+		b2b_btf_free(dist);
 		return err;
 	}
-	b->dist.types = btf__type_cnt(dist) - 1;
-	if (!b->base) {
+	b->dist.types = b2b_btf_type_cnt(dist) - 1;
+	if (b2b_btf_empty(&b->base)) {
 		/* the distilled base is the base: kept, and written with the BTF */
-		b->base = dist;
+		b->base = *dist;
+		b->btf.base = &b->base;
+		memset(dist, 0, sizeof(*dist));
 		b->dist.made = true;
 		b->dist.read = true;
 		return 0;
 	}
-	err = b2b_relocate(b->btf, b->base, base_path, &rel, &b->log);
+	err = b2b_relocate(&b->btf, &b->base, base_path, &rel, &b->log);
 	if (err) {
-		btf__free(dist);
+		b2b_btf_free(dist);
 		return err;
 	}
-	errno = 0;
-	relocated = b2b_btf_new(rel.data, rel.size, b->base);
 	snprintf(what, sizeof(what), ".BTF relocated onto %s", base_path);
-	if (!relocated)
-		err = b2b_errno(&b->log, errno ? -errno : -EINVAL, "%s: cannot parse: %s", what,
-				strerror(errno ? errno : EINVAL));
+	err = b2b_btf_open_owned(&relocated, rel.data, rel.size, &b->base);
+	rel.data = NULL;
+	if (err)
+		err = b2b_errno(&b->log, err, "%s: cannot parse: %s", what, strerror(-err));
 	else
-		err = b2b_check_btf_types(relocated, what, &b->log);
+		err = b2b_check_btf_types(&relocated, what, &b->log);
 	if (!err) {
 		remap_resolved_ids(b, rel.map, rel.nr_map);
-		btf__free(b->btf);
+		b2b_btf_free(&b->btf);
 		b->btf = relocated;
 		b->dist.relocated = true;
 		/* what a transform writes is distilled again, from this base */
 		b->dist.asked = true;
 	} else {
-		btf__free(relocated);
+		b2b_btf_free(&relocated);
 	}
 	b2b_pass_out_free(&rel);
-	btf__free(dist);
+	b2b_btf_free(dist);
 	return err;
 }

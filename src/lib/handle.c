@@ -19,14 +19,13 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_name_index_free(&b->base_names);
 	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
-	btf__free(b->btf);
-	free(b->result.data);
+	/* the BTF before its base, and before the file it may lie in */
+	b2b_btf_free(&b->btf);
 	b2b_btf_format_free(&b->fmt);
 	b2b_raw_out_forget(b, 0);
 	b2b_raw_out_forget(b, 1);
 	/* a base the caller lent (opts.base_btf) stays theirs */
-	if (b->base != b->lent_base)
-		btf__free(b->base);
+	b2b_btf_free(&b->base);
 	b2b_elf_close(b->elf);
 	free(b->path);
 	free(b->btf_path);
@@ -76,52 +75,29 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int
 	return 0;
 }
 
-/* libbpf's native bytes of btf (it makes them when btf was changed) */
-static int raw_of_btf(struct btf2btf *b, const struct btf *btf, int slot,
-		      const void **data, size_t *size)
-{
-	__u32 sz = 0;
-	const void *raw = btf__raw_data(btf, &sz);
-
-	return raw_of(b, raw, sz, slot, data, size);
-}
-
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	if (b->result.data)
-		return raw_of(b, b->result.data, b->result.size, 0, data, size);
-	return raw_of_btf(b, b->btf, 0, data, size);
+	return raw_of(b, b->btf.data, b->btf.size, 0, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
 	if (!b->dist.made)
 		return -ENOENT;
-	return raw_of_btf(b, b->base, 1, data, size);
+	return raw_of(b, b->base.data, b->base.size, 1, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
 {
-	/* a view of the transform's result, made on first use (a cache, as
-	 * the kfunc and set8 views are: making it does not change what b
-	 * holds); libbpf copies the bytes, whose writers' form stays */
-	struct btf2btf *cache = (struct btf2btf *)b;
-
-	if (!b->btf && b->result.data) {
-		errno = 0;
-		cache->btf = b2b_fault_nomem() ? NULL :
-			     b2b_btf_new(b->result.data, b->result.size, b->base);
-		if (!cache->btf) {
-			errno = errno ? errno : ENOMEM;
-			return NULL;
-		}
-	}
-	return b->btf;
+	/* libbpf's view, made on first use (a cache, as the kfunc and set8
+	 * views are: making it does not change what b holds); libbpf copies
+	 * the bytes, whose writers' form stays */
+	return b2b_btf_libbpf(&b->btf);
 }
 
 const struct btf *btf2btf__base_btf(const struct btf2btf *b)
 {
-	return b->base;
+	return b2b_handle_base(b) ? b2b_btf_libbpf(&b->base) : NULL;
 }
 
 const char *btf2btf__path(const struct btf2btf *b)
@@ -216,7 +192,7 @@ static int make_set8_view(struct btf2btf *b)
 		if (ent->name) {
 			/* the FUNC the name lookup found when the handle opened */
 			out->id = b->kfuncs.entry_func[i];
-			if (!out->id && b->base)
+			if (!out->id && b2b_handle_base(b))
 				out->id = b2b_name_index_find(&b->base_names, ent->name,
 							      BTF_KIND_FUNC);
 		}
@@ -249,13 +225,17 @@ unsigned int btf2btf__features(const struct btf2btf *b)
 
 int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
 {
-	const struct btf_type *t = btf ? btf__type_by_id(btf, proto_id) : NULL;
+	const struct btf_type *t;
+	struct b2b_btf v;
 	int idx;
 
-	if (!t || !b2b_is_func_proto(t))
+	/* read where libbpf holds it (the library's own BTF is native) */
+	if (!btf || b2b_btf_of_libbpf(&v, btf))
 		return -EINVAL;
-	idx = b2b_first_implicit_arg(btf, proto_id);
-	return idx < 0 ? -ENOENT : idx;
+	t = b2b_btf_type_by_id(&v, proto_id);
+	idx = t && b2b_is_func_proto(t) ? b2b_first_implicit_arg(&v, proto_id) : -EINVAL;
+	b2b_btf_free(&v);
+	return idx == -EINVAL ? idx : idx < 0 ? -ENOENT : idx;
 }
 
 const char *btf2btf__kf_flag_name(unsigned int bit)

@@ -7,6 +7,7 @@
 #define BTF2BTF_HANDLE_H
 
 #include "btf_format.h"
+#include "btf_model.h"
 #include "btf_ids.h"
 #include "elf_file.h"
 #include "kfuncs.h"
@@ -22,22 +23,20 @@ struct btf2btf {
 	bool transformed;
 	bool changed;
 	unsigned int features;		/* as asked for (0: the default set) */
-	/* the current BTF, split on base. As read: btf, libbpf's (the plan
-	 * and the edit read it). After a transform that changed it: result,
-	 * the one buffer the edit laid out and the post-passes rewrote
-	 * (native, 24-byte header), which the writers take as it is; btf is
-	 * then made from it only when a caller asks (btf2btf__btf()), so a
-	 * transform and write parse nothing twice */
-	struct btf *btf;
-	struct b2b_bytes result;
-	struct btf *base;		/* base of btf: as read, or the distilled one */
+	/* the current BTF (split on base): as read, then the transform's
+	 * result, the one buffer the edit laid out and the post-passes
+	 * rewrote, which the writers take as it is. libbpf's struct btf of it
+	 * is made only when a caller asks (btf2btf__btf()) */
+	struct b2b_btf btf;
+	/* base of btf (empty: none): read (-B), the caller's (opts.base_btf:
+	 * base.lib is theirs, lent), or distilled (read or made) */
+	struct b2b_btf base;
 	/* how the BTF read was laid out (header length, layout section, byte
 	 * order): btf is native, 24-byte header; the writers lay it out so */
 	struct b2b_btf_format fmt;
 	/* btf2btf__raw_btf(), __raw_base_btf() when fmt is not plain: kept
 	 * until btf (base) is replaced, as libbpf keeps its own */
 	struct b2b_bytes raw_out[2];
-	const struct btf *lent_base;	/* opts.base_btf: the caller's, never freed here */
 	/* the distilled base: asked for (opts.distill_base, or a module read
 	 * on its own .BTF.base and relocated), made (base is distilled and
 	 * written with the BTF), read (.BTF.base, FILE.base: its type count
@@ -59,7 +58,12 @@ struct btf2btf {
 };
 
 /* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
-const char *b2b_func_name(const struct btf *btf, __u32 id);
+const char *b2b_func_name(const struct b2b_btf *btf, __u32 id);
+/* b->base, or NULL when there is none. */
+static inline const struct b2b_btf *b2b_handle_base(const struct btf2btf *b)
+{
+	return b2b_btf_empty(&b->base) ? NULL : &b->base;
+}
 /* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */
 void b2b_raw_out_forget(struct btf2btf *b, int slot);
 #endif /* BTF2BTF_HANDLE_H */

@@ -44,17 +44,17 @@ static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bo
 		ret = b2b_name_index_want(&b->names, names[i], stable && !i);
 		if (!i)
 			own = ret;
-		if (ret >= 0 && b->base)
+		if (ret >= 0 && b2b_handle_base(b))
 			ret = b2b_name_index_want(&b->base_names, names[i], stable && !i);
 	}
 	return ret < 0 ? ret : own;
 }
 
-const char *b2b_func_name(const struct btf *btf, __u32 id)
+const char *b2b_func_name(const struct b2b_btf *btf, __u32 id)
 {
-	const struct btf_type *t = id < btf__type_cnt(btf) ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 
-	return t && b2b_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+	return t && b2b_is_func(t) ? b2b_btf_str(btf, t->name_off) : NULL;
 }
 
 /* Register every name a lookup will ask for, then find them all in one
@@ -68,14 +68,14 @@ static int index_names(struct btf2btf *b, int **entry_want)
 
 	/* an entry's name, and an _impl name for some */
 	err = b2b_name_index_reserve(&b->names, nr + nr / 4);
-	if (!err && b->base)
+	if (!err && b2b_handle_base(b))
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
 	if (!err && nr && !(*entry_want = b2b_calloc(nr, sizeof(**entry_want))))
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const char *name = ent->name ? ent->name : b2b_func_name(b->btf, ent->id);
+		const char *name = ent->name ? ent->name : b2b_func_name(&b->btf, ent->id);
 		int want;
 
 		if (!name)
@@ -91,9 +91,9 @@ static int index_names(struct btf2btf *b, int **entry_want)
 	}
 	if (err)
 		return err;
-	b2b_name_index_scan(&b->names, b->btf);
-	if (b->base)
-		b2b_name_index_scan(&b->base_names, b->base);
+	b2b_name_index_scan(&b->names, &b->btf);
+	if (b2b_handle_base(b))
+		b2b_name_index_scan(&b->base_names, &b->base);
 	return 0;
 }
 
@@ -118,9 +118,9 @@ static void count_kfuncs(struct btf2btf *b)
 static int collect(struct btf2btf *b)
 {
 	struct b2b_plan_input in = {
-		.btf = b->btf,
+		.btf = &b->btf,
 		.names = &b->names,
-		.base_names = b->base ? &b->base_names : NULL,
+		.base_names = b2b_handle_base(b) ? &b->base_names : NULL,
 		.tags = &b->tags,
 		.ids = &b->ids,
 		.features = b->features,
@@ -129,14 +129,14 @@ static int collect(struct btf2btf *b)
 	int *entry_want = NULL;
 	int err;
 
-	err = b2b_tag_index_build(&b->tags, b->btf);
+	err = b2b_tag_index_build(&b->tags, &b->btf);
 	if (!err)
 		err = index_names(b, &entry_want);
 	if (err) {
 		free(entry_want);
 		return b2b_errno(&b->log, err, "out of memory");
 	}
-	err = b2b_collect_kfuncs(b->btf, &b->names, entry_want, &b->tags, &b->ids, &b->kfuncs,
+	err = b2b_collect_kfuncs(&b->btf, &b->names, entry_want, &b->tags, &b->ids, &b->kfuncs,
 				 &b->log);
 	free(entry_want);
 	if (!err)
@@ -163,7 +163,7 @@ static int collect(struct btf2btf *b)
 }
 
 /* The .BTF section, split on base when not NULL. */
-static int parse_elf_btf(struct btf2btf *b, struct btf *base, const char *what)
+static int parse_elf_btf(struct btf2btf *b, const struct b2b_btf *base, const char *what)
 {
 	struct b2b_section sec;
 	int err;
@@ -179,10 +179,9 @@ static int parse_elf_btf(struct btf2btf *b, struct btf *base, const char *what)
 		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
 				 sec.shdr.sh_type);
 	b->btf_index = sec.index;
-	err = b2b_parse_btf(sec.data, sec.size, base, what, &b->btf, &b->fmt, &b->log);
-	/* libbpf holds its own copy now */
-	b2b_elf_release(b->elf, sec.data, sec.size);
-	return err;
+	/* read in place when native: b->elf, which holds the bytes, goes
+	 * after b->btf */
+	return b2b_parse_btf(sec.data, sec.size, base, what, &b->btf, &b->fmt, &b->log);
 }
 
 /* The object's own BTF: its .BTF section, or btf_path (--btf); on its
@@ -190,24 +189,27 @@ static int parse_elf_btf(struct btf2btf *b, struct btf *base, const char *what)
 static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what,
 			const char *base_path)
 {
-	struct btf *dist;
+	const struct b2b_btf *base;
+	struct b2b_btf dist;
 	int err;
 
 	err = btf_path ? b2b_distilled_base_file(b, btf_path, &dist)
 		       : b2b_distilled_base_section(b, &dist);
 	if (err)
 		return err;
+	base = b2b_btf_empty(&dist) ? b2b_handle_base(b) : &dist;
 	if (btf_path)
-		err = b2b_load_btf_file(btf_path, dist ? dist : b->base, what, &b->btf, &b->fmt,
-					&b->log);
+		err = b2b_load_btf_file(btf_path, base, what, &b->btf, &b->fmt, &b->log);
 	else
-		err = parse_elf_btf(b, dist ? dist : b->base, what);
-	return b2b_distilled_settle(b, dist, err, base_path);
+		err = parse_elf_btf(b, base, what);
+	return b2b_distilled_settle(b, &dist, err, base_path);
 }
 
 int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct btf **out)
 {
 	struct b2b_log log = { .path = path };
+	struct b2b_btf base;
+	int err;
 
 	if (!out)
 		return -EINVAL;
@@ -216,11 +218,22 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 		return -EINVAL;
 	log.fn = B2B_OPTS_GET(opts, log, NULL);
 	log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
-	return b2b_load_btf_file(path, NULL, "base BTF", out, NULL, &log);
+	err = b2b_load_btf_file(path, NULL, "base BTF", &base, NULL, &log);
+	if (err)
+		return err;
+	/* the caller's own: libbpf's, checked as the library reads it */
+	*out = b2b_btf_libbpf(&base);
+	if (*out)
+		base.lib = NULL;	/* theirs now */
+	else
+		err = b2b_errno(&log, errno ? -errno : -ENOMEM, "base BTF: cannot parse BTF: %s",
+				strerror(errno ? errno : ENOMEM));
+	b2b_btf_free(&base);
+	return err;
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
-		       const char *btf_path, const char *base_path)
+		       const char *btf_path, const char *base_path, const struct btf *lent_base)
 {
 	const char *what = ".BTF";
 	char what_buf[4096];
@@ -228,9 +241,13 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	size_t size;
 	int err;
 
-	if (b->lent_base) {
-		/* libbpf takes the base of split BTF as non-const; it never writes it */
-		b->base = (struct btf *)b->lent_base;
+	if (lent_base) {
+		/* read in place, where libbpf holds it (native, as the library
+		 * lends it: btf2btf__load_base()) */
+		err = b2b_btf_of_libbpf(&b->base, lent_base);
+		if (err)
+			return b2b_errno(&b->log, err, "base BTF %s: cannot read it: %s",
+					 base_path ? base_path : "", strerror(-err));
 	} else if (base_path) {
 		err = b2b_load_btf_file(base_path, NULL, "base BTF", &b->base, NULL, &b->log);
 		if (err)
@@ -258,17 +275,23 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		if (!err)
 			err = load_elf_btf(b, btf_path, what, base_path);
 	} else if (b2b_is_btf_magic(data, size)) {
-		struct btf *dist = NULL;
+		struct b2b_btf dist = { 0 };
 
 		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
 		/* a raw pair X + X.base (not for an in-memory image) */
 		err = mem ? 0 : b2b_distilled_base_file(b, b->path, &dist);
 		if (!err)
-			err = b2b_parse_btf(data, size, dist ? dist : b->base, what, &b->btf,
-					    &b->fmt, &b->log);
-		err = b2b_distilled_settle(b, dist, err, base_path);
-		/* a raw BTF file is rewritten whole: no ELF to keep */
+			err = b2b_parse_btf(data, size,
+					    b2b_btf_empty(&dist) ? b2b_handle_base(b) : &dist, what,
+					    &b->btf, &b->fmt, &b->log);
+		/* a raw BTF file is rewritten whole: no ELF to keep, but the
+		 * bytes read in place live in it */
+		if (!err && !b->btf.owned) {
+			b->btf.file = b->elf;
+			b->elf = NULL;
+		}
+		err = b2b_distilled_settle(b, &dist, err, base_path);
 		b2b_elf_close(b->elf);
 		b->elf = NULL;
 	} else {
@@ -276,7 +299,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	}
 	/* split BTF on the base given: what else the kernel checks of it */
 	if (!err && base_path)
-		err = b2b_check_split_fits(b->btf, base_path, &b->log);
+		err = b2b_check_split_fits(&b->btf, base_path, &b->log);
 	if (err)
 		return err;
 	return collect(b);
@@ -285,6 +308,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 static int do_open(const char *path, const void *mem, size_t size,
 		   const struct btf2btf_opts *opts, struct btf2btf **out)
 {
+	const struct btf *lent_base;
 	const char *btf_path;
 	struct btf2btf *b;
 	int err;
@@ -315,13 +339,13 @@ static int do_open(const char *path, const void *mem, size_t size,
 	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
 		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
 	b->dist.asked = B2B_OPTS_GET(opts, distill_base, false);
-	b->lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
+	lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
 	/* a lent base is named by base_path; without it, no base at all */
-	if ((b->dist.asked || b->lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
+	if ((b->dist.asked || lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
 		btf2btf__close(b);
 		return -EINVAL;	/* a distilled base is made from the base */
 	}
-	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL));
+	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL), lent_base);
 	if (err) {
 		btf2btf__close(b);
 		return err;

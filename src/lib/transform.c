@@ -6,7 +6,6 @@
  * its result (post.c); then the one result is committed to the handle
  * here, once nothing can fail any more.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +92,13 @@ static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *s
  */
 static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post *post)
 {
-	bool changed = ed->changed || post->changed || post->new_base;
+	bool made_base = !b2b_btf_empty(&post->new_base);
+	bool changed = ed->changed || post->changed || made_base;
+	bool replace = post->btf.data && (ed->changed || post->changed);
+	struct b2b_btf result = { 0 };
 	__u32 *scratch = NULL;
 	size_t added = 0;
+	int err;
 
 	/* the kfunc table's re-sort by the new ids needs room: taken now, when
 	 * the passes have given theirs back and a failure can still undo */
@@ -103,6 +106,16 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 		scratch = b2b_malloc((b->kfuncs.nr + 1) * sizeof(*scratch));
 		if (!scratch)
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
+	}
+	/* the result indexed, on the base it is split on (the distilled one
+	 * made, moved into b->base below: its address is b->base's then) */
+	if (replace) {
+		err = b2b_btf_open(&result, post->btf.data, post->btf.size,
+				   made_base ? &post->new_base : b2b_handle_base(b));
+		if (err) {
+			free(scratch);
+			return b2b_errno(&b->log, err, "the transform's result: %s", strerror(-err));
+		}
 	}
 	/* what the edit did, all of it */
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -119,22 +132,22 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 	if (post->btf.map)
 		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
 	free(scratch);
-	if (post->btf.data && (ed->changed || post->changed)) {
+	if (replace) {
 		/* the BTF read is not needed any more: its memory goes now */
-		btf__free(b->btf);
-		b->btf = NULL;
-		b->result.data = post->btf.data;
-		b->result.size = post->btf.size;
+		b2b_btf_free(&b->btf);
+		b->btf = result;
+		b->btf.owned = post->btf.data;
 		post->btf.data = NULL;
 		b2b_raw_out_forget(b, 0);
 	}
-	if (post->new_base) {
+	if (made_base) {
+		/* a base the caller lent stays theirs (b2b_btf_free() knows) */
 		b2b_raw_out_forget(b, 1);
-		if (b->base != b->lent_base)	/* a base the caller lent stays theirs */
-			btf__free(b->base);
+		b2b_btf_free(&b->base);
 		b->base = post->new_base;
+		memset(&post->new_base, 0, sizeof(post->new_base));
+		b->btf.base = &b->base;
 		b->dist.made = true;
-		post->new_base = NULL;
 	}
 	b->transformed = true;
 	b->changed = changed;
@@ -148,7 +161,7 @@ int btf2btf__transform(struct btf2btf *b)
 		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->features & BTF2BTF_FEAT_SORT,
 		.distill = b->dist.asked,
-		.base = b->base,
+		.base = b2b_handle_base(b),
 	};
 	bool passes = post.dedup || post.sort || post.distill;
 	const char *resolved_set = NULL;
@@ -160,14 +173,7 @@ int btf2btf__transform(struct btf2btf *b)
 		b2b_plan_log_errors(&b->plan, &b->log);
 		return -EINVAL;
 	}
-	/* built at open; freed by an edit the post-passes follow (they read
-	 * the result laid out whole: its memory serves them), so that a
-	 * transform they failed builds it again */
-	err = b->tags.built ? 0 : b2b_tag_index_build(&b->tags, b->btf);
-	if (err)
-		return b2b_errno(&b->log, err, "out of memory");
-	ed.release_tags = passes;
-	err = b2b_edit_run(&ed, b->btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
+	err = b2b_edit_run(&ed, &b->btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
 	/* one BTF from here on: laid out, through the passes, kept */
 	post.first_new = ed.first_new;
 	post.btf.data = ed.data;
@@ -178,7 +184,7 @@ int btf2btf__transform(struct btf2btf *b)
 		if (b->ids.sets[i].resolved)
 			resolved_set = b->ids.sets[i].name;
 	if (!err && passes)
-		err = b2b_post_stage(&post, b->btf, resolved_set, &b->log);
+		err = b2b_post_stage(&post, &b->btf, resolved_set, &b->log);
 	if (!err)
 		err = commit(b, &ed, &post);
 	b2b_post_free(&post);

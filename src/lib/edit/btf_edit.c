@@ -35,14 +35,14 @@ static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int co
 	return id;
 }
 
-int b2b_ext_init(struct b2b_ext *x, const struct btf *orig)
+int b2b_ext_init(struct b2b_ext *x, const struct b2b_btf *orig)
 {
-	const struct btf *base = btf__base_btf(orig);
+	const struct b2b_btf *base = b2b_btf_base(orig);
 
 	memset(x, 0, sizeof(*x));
 	x->orig = orig;
-	x->first_id = btf__type_cnt(orig);
-	x->start = base ? btf__type_cnt(base) : 1;
+	x->first_id = b2b_btf_type_cnt(orig);
+	x->start = base ? b2b_btf_type_cnt(base) : 1;
 	x->btf = b2b_fault_nomem() ? NULL : btf__new_empty();
 	return x->btf ? 0 : -ENOMEM;
 }
@@ -92,14 +92,14 @@ static int ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bo
 /* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters, returning type ret. */
 static int ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret)
 {
-	const struct btf_type *proto = btf__type_by_id(x->orig, proto_id);
+	const struct btf_type *proto = b2b_btf_type_by_id(x->orig, proto_id);
 	const struct btf_param *p = btf_params(proto);
 	int id, err;
 
 	/* orig is never modified: its names stay put while ext grows */
 	id = EXT_ADD(x, btf__add_func_proto(x->btf, ret));
 	for (__u16 i = 0; id > 0 && i < nr_params; i++) {
-		const char *name = btf__name_by_offset(x->orig, p[i].name_off);
+		const char *name = b2b_btf_str(x->orig, p[i].name_off);
 
 		if (!name)
 			return -EINVAL;
@@ -113,7 +113,7 @@ static int ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u
 /* The same, returning what proto_id returns. */
 static int ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_params)
 {
-	return ext_add_proto(x, proto_id, nr_params, btf__type_by_id(x->orig, proto_id)->type);
+	return ext_add_proto(x, proto_id, nr_params, b2b_btf_type_by_id(x->orig, proto_id)->type);
 }
 
 /* Parameter idx of a new FUNC_PROTO now has type type. */
@@ -145,7 +145,7 @@ int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type)
 static const struct btf_type *result_type(const struct b2b_ext *x, __u32 id)
 {
 	if (id < x->first_id)
-		return btf__type_by_id(x->orig, id);
+		return b2b_btf_type_by_id(x->orig, id);
 	if (id - x->first_id + 1 < btf__type_cnt(x->btf))
 		return btf__type_by_id(x->btf, id - x->first_id + 1);
 	return NULL;
@@ -245,16 +245,16 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 	return err;
 }
 
-/* orig's and x->btf's raw bytes (native: every BTF the library parses is,
- * btf_format.h): libbpf keeps both until the BTF is modified or freed,
- * which neither is during the layout */
+/* orig's and x->btf's raw bytes (native: the model's are, and libbpf
+ * writes its own in this machine's order): libbpf keeps x->btf's until it
+ * is modified or freed, which it is not during the layout */
 static int raw_views(const struct b2b_ext *x, const char **oraw, const char **eraw)
 {
-	__u32 osz = 0, esz = 0;
+	__u32 esz = 0;
 
-	*oraw = btf__raw_data(x->orig, &osz);
+	*oraw = x->orig->data;
 	*eraw = btf__raw_data(x->btf, &esz);
-	return *oraw && *eraw ? 0 : -ENOMEM;
+	return *eraw ? 0 : -ENOMEM;
 }
 
 /*
@@ -292,10 +292,19 @@ static void find_strs(struct new_strs *ns, const char *strs, __u64 len, __u64 of
 	}
 }
 
+/* find_strs() over the strings of base and its bases, the lowest first */
+static void find_base_strs(struct new_strs *ns, const struct b2b_btf *base)
+{
+	if (!base)
+		return;
+	find_base_strs(ns, base->base);
+	find_strs(ns, base->strs, base->hdr.str_len, base->base_str_len);
+}
+
 static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const char *ostrs,
 			 __u32 olen, const char *estrs, __u32 elen, __u64 base_end)
 {
-	const struct btf *base = btf__base_btf(x->orig);
+	const struct b2b_btf *base = b2b_btf_base(x->orig);
 	__u64 end = base_end + olen;
 
 	for (__u32 o = 1; o < elen; o += strlen(estrs + o) + 1)
@@ -314,8 +323,7 @@ static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const cha
 		ns->ext_off[i] = o;
 		ns->final[i] = UINT32_MAX;
 	}
-	if (base)
-		find_strs(ns, btf__name_by_offset(base, 0), base_end, 0);
+	find_base_strs(ns, base);
 	find_strs(ns, ostrs, olen, base_end);
 	for (size_t i = 0; i < ns->nr; i++) {
 		if (ns->final[i] != UINT32_MAX)
@@ -378,7 +386,7 @@ static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, c
 
 int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 {
-	const struct btf *base = btf__base_btf(x->orig);
+	const struct b2b_btf *base = b2b_btf_base(x->orig);
 	const char *oraw, *eraw, *otypes, *ostrs;
 	struct new_strs ns = { 0 };
 	struct b2b_btf_hdr oh, eh, h;
@@ -397,7 +405,7 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 	ostrs = oraw + oh.hdr_len + oh.str_off;
 	/* type ids map onto the bytes read: orig was never made modifiable */
 	if (oh.type_off || oh.str_off != oh.type_len ||
-	    (x->start < x->first_id && (const char *)btf__type_by_id(x->orig, x->start) != otypes))
+	    (x->start < x->first_id && (const char *)b2b_btf_type_by_id(x->orig, x->start) != otypes))
 		return -EINVAL;
 	if (base)
 		base_end = b2b_btf_str_end(base);
@@ -426,7 +434,7 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 	 * reduced, then given its arena prototype) keeps the later one */
 	for (size_t i = 0; i < x->nr_retype; i++) {
 		__u32 id = x->retype[i].id;
-		const char *t = (const char *)btf__type_by_id(x->orig, id);
+		const char *t = (const char *)b2b_btf_type_by_id(x->orig, id);
 
 		if (id < x->start || id >= x->first_id) {
 			err = -EINVAL;
@@ -471,7 +479,7 @@ static int move_tags(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 i
 	n = b2b_tag_index_find(ed->tags, k->btf_id, &first);
 	for (size_t i = first; i < first + n; i++) {
 		__u32 tag_id = ed->tags->ids[i];
-		const struct btf_type *t = btf__type_by_id(ed->btf, tag_id);
+		const struct btf_type *t = b2b_btf_type_by_id(ed->btf, tag_id);
 		int idx = btf_decl_tag(t)->component_idx;
 		int err;
 
@@ -486,7 +494,7 @@ static int move_tags(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 i
 		if (!copy)
 			continue;
 		/* ed->btf is never modified: its strings stay put */
-		err = ext_add_decl_tag(&ed->ext, btf__name_by_offset(ed->btf, t->name_off),
+		err = ext_add_decl_tag(&ed->ext, b2b_btf_str(ed->btf, t->name_off),
 				       impl_id, idx, b2b_kflag(t));
 		if (err < 0)
 			return b2b_errno(ed->log, err, "cannot add decl tag to %s: %s", impl_name,
@@ -521,7 +529,7 @@ static int add_func_tag(struct b2b_edit *ed, const char *value, __u32 id, const 
 /* A new pointer to ptr_id's target through an address_space(1) attribute. */
 static int arena_ptr(struct b2b_edit *ed, __u32 ptr_id)
 {
-	int tag = ext_add_type_tag(&ed->ext, B2B_ARENA_ATTR, btf__type_by_id(ed->btf, ptr_id)->type,
+	int tag = ext_add_type_tag(&ed->ext, B2B_ARENA_ATTR, b2b_btf_type_by_id(ed->btf, ptr_id)->type,
 				   true);
 
 	return tag < 0 ? tag : ext_add_ptr(&ed->ext, tag);
@@ -531,7 +539,7 @@ static int arena_ptr(struct b2b_edit *ed, __u32 ptr_id)
 static int arena_proto(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 proto_id,
 		       __u16 nr)
 {
-	const struct btf_type *proto = btf__type_by_id(ed->btf, proto_id);
+	const struct btf_type *proto = b2b_btf_type_by_id(ed->btf, proto_id);
 	int ret = proto->type, id, err = 0;
 
 	if (k->actions & BTF2BTF_ACT_ARENA_RET)
@@ -557,9 +565,9 @@ static int arena_proto(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32
 
 static int edit_kfunc(struct b2b_edit *ed, const struct btf2btf_kfunc *k)
 {
-	const struct btf_type *func = btf__type_by_id(ed->btf, k->btf_id);
+	const struct btf_type *func = b2b_btf_type_by_id(ed->btf, k->btf_id);
 	__u32 proto_id = func->type;
-	__u16 nr = b2b_vlen(btf__type_by_id(ed->btf, proto_id));
+	__u16 nr = b2b_vlen(b2b_btf_type_by_id(ed->btf, proto_id));
 	int keep = k->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)k->reduced_params : nr;
 	int err, id;
 
@@ -638,7 +646,7 @@ static int edit_start(struct b2b_edit *ed, const struct b2b_kfuncs *kfuncs)
 {
 	size_t nr_add = 0;
 
-	ed->nr_orig = btf__type_cnt(ed->btf);
+	ed->nr_orig = b2b_btf_type_cnt(ed->btf);
 	if (b2b_ext_init(&ed->ext, ed->btf))
 		return -ENOMEM;
 	ed->reduced_of = b2b_calloc(ed->nr_orig, sizeof(*ed->reduced_of));
@@ -650,8 +658,8 @@ static int edit_start(struct b2b_edit *ed, const struct b2b_kfuncs *kfuncs)
 	return 0;
 }
 
-int b2b_edit_run(struct b2b_edit *ed, const struct btf *btf, const struct b2b_kfuncs *kfuncs,
-		 struct b2b_tag_index *tags, const struct b2b_log *log,
+int b2b_edit_run(struct b2b_edit *ed, const struct b2b_btf *btf, const struct b2b_kfuncs *kfuncs,
+		 const struct b2b_tag_index *tags, const struct b2b_log *log,
 		 const struct btf2btf_stats *stats)
 {
 	int err;
@@ -668,9 +676,7 @@ int b2b_edit_run(struct b2b_edit *ed, const struct btf *btf, const struct b2b_kf
 	/* what served the edit alone: its memory serves what follows */
 	free(ed->reduced_of);
 	ed->reduced_of = NULL;
-	if (!err && ed->release_tags)
-		b2b_tag_index_free(tags);
-	ed->changed = btf__type_cnt(ed->ext.btf ? ed->ext.btf : btf) > 1 || ed->ext.nr_retype;
+	ed->changed = (ed->ext.btf && btf__type_cnt(ed->ext.btf) > 1) || ed->ext.nr_retype;
 	ed->first_new = ed->ext.first_id;
 	if (!err && ed->changed)
 		err = ext_check(&ed->ext, "transformed BTF", log);

@@ -24,15 +24,15 @@
  * occurrence), so the output is the one the libbpf path gives.
  */
 struct b2b_ext {
-	const struct btf *orig;		/* the BTF as read: never modified */
+	const struct b2b_btf *orig;		/* the BTF as read: never modified */
 	struct btf *btf;		/* the new types; local id i is first_id + i - 1 */
-	__u32 first_id;			/* btf__type_cnt(orig) */
+	__u32 first_id;			/* b2b_btf_type_cnt(orig) */
 	__u32 start;			/* first id of orig's own (split) part */
 	struct b2b_retype { __u32 id, type; } *retype;	/* orig id's ->type, at merge */
 	size_t nr_retype, cap_retype;
 };
 
-int b2b_ext_init(struct b2b_ext *x, const struct btf *orig);
+int b2b_ext_init(struct b2b_ext *x, const struct b2b_btf *orig);
 void b2b_ext_free(struct b2b_ext *x);
 /* Set ->type of orig's type id (FUNC or DECL_TAG) in the result. */
 int b2b_ext_retype(struct b2b_ext *x, __u32 id, __u32 type);
@@ -58,8 +58,6 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size);
  * original bytes; the handle is not touched: its caller commits the result.
  */
 struct b2b_edit {
-	/* in */
-	bool release_tags;	/* give the tag index's memory back once done */
 	/* out */
 	struct btf2btf_stats stats;	/* the handle's, updated */
 	/* the FUNCs <name>_impl added, a kfunc with BTF2BTF_ACT_ADD_IMPL
@@ -72,7 +70,7 @@ struct b2b_edit {
 	void *data;		/* changed: the result laid out (b2b_malloc'd, the caller's) */
 	size_t size;
 	/* the edit's own */
-	const struct btf *btf;			/* as read: never modified */
+	const struct b2b_btf *btf;			/* as read: never modified */
 	const struct b2b_tag_index *tags;	/* of btf */
 	const struct b2b_log *log;
 	struct b2b_ext ext;	/* what the edit adds and repoints */
@@ -82,12 +80,11 @@ struct b2b_edit {
 
 /*
  * Carry out the plan's actions (kfuncs) on btf, as read, into ed; stats:
- * the handle's, updated in ed->stats. tags: btf's decl tags, freed once the
- * edits are made when ed->release_tags is set. 0, or a negative errno
- * (logged).
+ * the handle's, updated in ed->stats. tags: btf's decl tags. 0, or a
+ * negative errno (logged).
  */
-int b2b_edit_run(struct b2b_edit *ed, const struct btf *btf, const struct b2b_kfuncs *kfuncs,
-		 struct b2b_tag_index *tags, const struct b2b_log *log,
+int b2b_edit_run(struct b2b_edit *ed, const struct b2b_btf *btf, const struct b2b_kfuncs *kfuncs,
+		 const struct b2b_tag_index *tags, const struct b2b_log *log,
 		 const struct btf2btf_stats *stats);
 void b2b_edit_free(struct b2b_edit *ed);
 

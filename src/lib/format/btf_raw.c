@@ -8,99 +8,6 @@
 #include "btf_raw.h"
 #include "name_index.h"
 
-__u64 b2b_btf_str_end(const struct btf *btf)
-{
-	__u64 lo = 0, hi = (__u64)UINT32_MAX + 1;
-	int saved = errno;
-
-	/* btf__name_by_offset() accepts exactly [0, end): bisect for end */
-	if (!btf__name_by_offset(btf, 0))
-		hi = 0;
-	while (hi && hi - lo > 1) {
-		__u64 mid = lo + (hi - lo) / 2;
-
-		if (btf__name_by_offset(btf, (__u32)mid))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	errno = saved;
-	return hi;
-}
-
-int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base)
-{
-	const char *d = data;
-	struct b2b_btf_hdr *h = &r->hdr;
-	__u32 cap;
-
-	memset(r, 0, sizeof(*r));
-	if (size < sizeof(*h))
-		return -EINVAL;
-	memcpy(h, data, sizeof(*h));
-	/* the native 24-byte form b2b_btf_read() made, or a pass wrote */
-	if (h->magic != B2B_BTF_MAGIC || h->hdr_len != B2B_BTF_HDR_LEN ||
-	    h->type_off % 4 || (__u64)h->type_off + h->type_len > size - h->hdr_len ||
-	    (__u64)h->str_off + h->str_len > size - h->hdr_len)
-		return -EINVAL;
-	r->types = d + h->hdr_len + h->type_off;
-	r->strs = d + h->hdr_len + h->str_off;
-	/* types are read in place: never at an address they do not align to */
-	if ((uintptr_t)r->types % 4)
-		return -EINVAL;
-	if (h->str_len && r->strs[h->str_len - 1])
-		return -EINVAL;	/* the last string unterminated */
-	r->base = base;
-	r->start_id = base ? btf__type_cnt(base) : 1;
-	r->base_str_len = base ? (__u32)b2b_btf_str_end(base) : 0;
-	/* room for the most types type_len can hold (12 bytes the smallest):
-	 * one allocation, of which only what is used gets touched */
-	cap = h->type_len / sizeof(struct btf_type) + 1;
-	r->offs = b2b_malloc((size_t)cap * sizeof(*r->offs));
-	if (!r->offs)
-		return -ENOMEM;
-	for (__u32 off = 0, words; off < h->type_len; off += words * 4) {
-		const struct btf_type *t = (const struct btf_type *)(r->types + off);
-
-		words = h->type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
-		if (!words || (__u64)words * 4 > h->type_len - off || r->nr == cap) {
-			b2b_raw_free(r);
-			return -EINVAL;
-		}
-		r->offs[r->nr++] = off;
-	}
-	return 0;
-}
-
-void b2b_raw_free(struct b2b_raw *r)
-{
-	free(r->offs);
-	r->offs = NULL;
-	r->nr = 0;
-}
-
-const char *b2b_raw_str(const struct b2b_raw *r, __u32 off)
-{
-	if (off < r->base_str_len)
-		return btf__str_by_offset(r->base, off);
-	off -= r->base_str_len;
-	return off < r->hdr.str_len ? r->strs + off : NULL;
-}
-
-const struct btf_type *b2b_raw_any_type(const struct b2b_raw *r, __u32 id)
-{
-	if (id < r->start_id)
-		return r->base ? btf__type_by_id(r->base, id) : NULL;
-	return id < b2b_raw_type_cnt(r) ? b2b_raw_type(r, id) : NULL;
-}
-
-const char *b2b_raw_name(const struct b2b_raw *r, const struct btf_type *t)
-{
-	const char *s = t ? b2b_raw_str(r, t->name_off) : NULL;
-
-	return s ? s : "";
-}
-
 void b2b_pass_out_free(struct b2b_pass_out *o)
 {
 	free(o->data);
@@ -108,7 +15,7 @@ void b2b_pass_out_free(struct b2b_pass_out *o)
 	memset(o, 0, sizeof(*o));
 }
 
-char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t *size)
+char *b2b_raw_alloc(const struct b2b_btf *r, __u32 type_len, void **data, size_t *size)
 {
 	struct b2b_btf_hdr h = {
 		.magic = B2B_BTF_MAGIC, .version = B2B_BTF_VERSION, .hdr_len = sizeof(h),

@@ -8,23 +8,11 @@
 #ifndef BTF2BTF_BTF_RAW_H
 #define BTF2BTF_BTF_RAW_H
 
-#include <bpf/btf.h>
 #include <linux/btf.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "btf_format.h"
-
-struct b2b_raw {
-	struct b2b_btf_hdr hdr;	/* as read */
-	const char *types;	/* read in place */
-	const char *strs;
-	const struct btf *base;	/* NULL unless split */
-	__u32 start_id;		/* first own id: 1, or the base's type count */
-	__u32 base_str_len;	/* split string offsets start here */
-	__u32 nr;		/* own types */
-	__u32 *offs;		/* offs[id - start_id]: offset in types */
-};
+#include "btf_model.h"
 
 enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
 
@@ -63,52 +51,6 @@ static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
 		break;
 	}
 #undef REMAP
-}
-
-/* End of the strings of btf and its bases: names are at offsets [0, end). */
-__u64 b2b_btf_str_end(const struct btf *btf);
-
-/* Index raw bytes (not copied: they must outlive r). -EINVAL if malformed. */
-int b2b_raw_open(struct b2b_raw *r, const void *data, size_t size, const struct btf *base);
-void b2b_raw_free(struct b2b_raw *r);
-
-/* Own type id (start_id <= id < start_id + nr). */
-static inline const struct btf_type *b2b_raw_type(const struct b2b_raw *r, __u32 id)
-{
-	return (const struct btf_type *)(r->types + r->offs[id - r->start_id]);
-}
-
-/* Name at a string offset of this BTF (or its base); NULL if out of range. */
-const char *b2b_raw_str(const struct b2b_raw *r, __u32 off);
-/* Type id (own or base), NULL past the end. */
-const struct btf_type *b2b_raw_any_type(const struct b2b_raw *r, __u32 id);
-/* Name of a type of this BTF or its base ("" when anonymous or out of range). */
-const char *b2b_raw_name(const struct b2b_raw *r, const struct btf_type *t);
-static inline __u32 b2b_raw_type_cnt(const struct b2b_raw *r)
-{
-	return r->start_id + r->nr;
-}
-
-/* 32-bit words of a type, header included; 0 for an unknown kind. */
-static inline __u32 b2b_type_words(const struct btf_type *t)
-{
-	return b2b_btf_type_words(t->info);
-}
-
-/*
- * The type after t, of id id (id + 1 must be a type of btf): the types of
- * every BTF libbpf holds, as of raw bytes, lie one after the other in id
- * order, so a walk over consecutive ids needs no lookup per id (two calls
- * into libbpf per type were most of a base check's time).
- */
-static inline const struct btf_type *b2b_type_after(const struct btf *btf,
-						    const struct btf_type *t, __u32 id)
-{
-	__u32 words = b2b_type_words(t);
-
-	/* a kind this library does not know: its size is libbpf's to say */
-	return words ? (const struct btf_type *)((const __u32 *)t + words) :
-		       btf__type_by_id(btf, id + 1);
 }
 
 /* What word i (< b2b_type_words()) of a type of this kind holds. */
@@ -168,7 +110,7 @@ int b2b_raw_build(const void *types, __u32 type_len, const void *strs, __u32 str
 /* A raw BTF with r's strings and room for type_len bytes of types, returned
  * to be filled in: passes write their types straight into the result.
  * NULL: -ENOMEM. */
-char *b2b_raw_alloc(const struct b2b_raw *r, __u32 type_len, void **data, size_t *size);
+char *b2b_raw_alloc(const struct b2b_btf *r, __u32 type_len, void **data, size_t *size);
 
 
 /*

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libbpf 1.1.2 parses BTF without checking that type ids are in range or
- * that a FUNC points at a FUNC_PROTO. The transform follows those links, so
- * check them once, up front, with a message that names the type. Newer
- * libbpf (1.3 on) refuses such BTF itself with a bare EINVAL: the same
- * check then runs on the raw bytes, so the message is the same on every
- * libbpf. (Header and sections: btf_format.c, which reads the bytes.)
+ * What the transform relies on when it follows a type's links: every type
+ * id and name offset in range, a FUNC pointing at a FUNC_PROTO, a decl
+ * tag's component in range. Checked once, up front, on the model, with a
+ * message that names the type (libbpf 1.1.2 checks none of it; 1.3 on
+ * refuses such BTF with a bare EINVAL). (Header and sections: btf_format.c,
+ * which reads the bytes; the types' extents: btf_model.c, which indexes
+ * them.)
  */
-#include <bpf/btf.h>
+#include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <linux/btf.h>
 #include <stdlib.h>
@@ -29,38 +30,23 @@ static int bad_ref(const struct b2b_log *log, const char *what, __u32 id, const 
 			 what, id, field, ref, cnt - 1);
 }
 
-/* The BTF checked, parsed by libbpf or raw (native endian), and what every
- * type is checked against, computed once per pass. */
+/* The BTF checked, and what every type is checked against, computed once
+ * per pass. */
 struct view {
-	const struct btf *btf;		/* NULL: raw */
-	const struct b2b_raw *raw;
+	const struct b2b_btf *btf;
 	__u32 cnt;			/* type count, base included */
 	__u64 str_end;			/* b2b_btf_str_end() */
-	/* the strings, read in place: offsets below base_str_end are the
-	 * base's (from base_strs), the others the BTF's own (own_strs) */
-	__u32 base_str_end;
-	const char *base_strs, *own_strs;
 };
-
-static void view_strings(struct view *v, const struct btf *base, __u32 base_str_end,
-			 const char *own_strs)
-{
-	v->base_str_end = base_str_end;
-	v->base_strs = base ? btf__str_by_offset(base, 0) : NULL;
-	v->own_strs = own_strs;
-}
 
 static const struct btf_type *type_by_id(const struct view *v, __u32 id)
 {
-	if (v->btf)
-		return btf__type_by_id(v->btf, id);
-	/* the raw view's own types through its index, inline */
-	if (id >= v->raw->start_id && id < v->cnt)
-		return b2b_raw_type(v->raw, id);
-	return b2b_raw_any_type(v->raw, id);
+	/* own types through the index, inline */
+	if (id >= v->btf->start_id && id < v->cnt)
+		return b2b_btf_own_type(v->btf, id);
+	return b2b_btf_type_by_id(v->btf, id);
 }
 
-/* Same as btf__name_by_offset(btf, off) != NULL, without a call per name. */
+/* Same as b2b_btf_str(btf, off) != NULL, without a call per name. */
 static bool name_ok(const struct view *v, __u32 off)
 {
 	return off < v->str_end;
@@ -68,16 +54,7 @@ static bool name_ok(const struct view *v, __u32 off)
 
 static const char *name_of(const struct view *v, __u32 off)
 {
-	if (!name_ok(v, off))
-		return "";
-	return off < v->base_str_end ? v->base_strs + off : v->own_strs + (off - v->base_str_end);
-}
-
-/* The type after t, of id id < cnt - 1: in order through libbpf's types
- * (b2b_type_after()); the raw view's index is no libbpf call. */
-static const struct btf_type *next_type(const struct view *v, const struct btf_type *t, __u32 id)
-{
-	return v->btf ? b2b_type_after(v->btf, t, id) : type_by_id(v, id + 1);
+	return name_ok(v, off) ? b2b_btf_str(v->btf, off) : "";
 }
 
 /*
@@ -261,7 +238,7 @@ static int check_types(const struct view *v, __u32 start, const char *what,
 	protos[start % AHEAD] = prefetch_func(v, ahead);
 	for (__u32 id = start; id < v->cnt; id++) {
 		for (; found < id + AHEAD - 1 && found + 1 < v->cnt; found++) {
-			ahead = next_type(v, ahead, found);
+			ahead = type_by_id(v, found + 1);
 			ring[(found + 1) % AHEAD] = ahead;
 			protos[(found + 1) % AHEAD] = prefetch_func(v, ahead);
 		}
@@ -272,34 +249,9 @@ static int check_types(const struct view *v, __u32 start, const char *what,
 	return 0;
 }
 
-int b2b_check_btf_types(const struct btf *btf, const char *what, const struct b2b_log *log)
+int b2b_check_btf_types(const struct b2b_btf *btf, const char *what, const struct b2b_log *log)
 {
-	const struct btf *base = btf__base_btf(btf);
-	struct view v = { btf, NULL, btf__type_cnt(btf), b2b_btf_str_end(btf) };
-	__u32 base_str_end = base ? (__u32)b2b_btf_str_end(base) : 0;
+	struct view v = { btf, b2b_btf_type_cnt(btf), b2b_btf_str_end(btf) };
 
-	view_strings(&v, base, base_str_end,
-		     v.str_end > base_str_end ? btf__str_by_offset(btf, base_str_end) : NULL);
-	return check_types(&v, base ? btf__type_cnt(base) : 1, what, log);
-}
-
-int b2b_check_btf_raw(const void *data, size_t size, const struct btf *base, const char *what,
-		      const struct b2b_log *log)
-{
-	struct b2b_raw r;
-	struct view v = { NULL, &r };
-	int err = 0;
-
-	if (b2b_raw_open(&r, data, size, base))
-		return 0;	/* not indexable: not for this check */
-	/* strings not starting with "" are split BTF read without its base,
-	 * which is what libbpf's refusal says */
-	if (base || (r.hdr.str_len && !r.strs[0])) {
-		v.cnt = b2b_raw_type_cnt(&r);
-		v.str_end = (__u64)r.base_str_len + r.hdr.str_len;
-		view_strings(&v, base, r.base_str_len, r.strs);
-		err = check_types(&v, r.start_id, what, log);
-	}
-	b2b_raw_free(&r);
-	return err;
+	return check_types(&v, btf->start_id, what, log);
 }

@@ -3,7 +3,6 @@
  * BTF from bytes or from a file (ELF .BTF or raw BTF), parsed and checked:
  * what the object, its base and a distilled base are all read with.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,6 @@
 #include "btf_format.h"
 #include "btf_input.h"
 #include "elf_file.h"
-#include "libbpf_compat.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 
@@ -26,49 +24,48 @@ bool b2b_is_btf_magic(const unsigned char *p, size_t size)
 	return size >= 2 && ((p[0] == 0x9f && p[1] == 0xeb) || (p[0] == 0xeb && p[1] == 0x9f));
 }
 
-int b2b_parse_btf(const void *data, size_t size, struct btf *base, const char *what,
-		  struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *log)
+int b2b_parse_btf(const void *data, size_t size, const struct b2b_btf *base, const char *what,
+		  struct b2b_btf *out, struct b2b_btf_format *fmt, const struct b2b_log *log)
 {
 	struct b2b_btf_format own_fmt;
-	struct btf *btf;
 	size_t nsize;
 	void *native;
 	int err;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	if (!fmt)
 		fmt = &own_fmt;
-	/* libbpf reads the native, 24-byte-header form: what every version
-	 * of it reads the same way, whatever the bytes and header were */
-	err = b2b_btf_read(data, size, base ? btf__type_cnt(base) : 1, what, log, &native, &nsize,
-			   fmt);
+	err = b2b_btf_read(data, size, base ? b2b_btf_type_cnt(base) : 1, what, log, &native,
+			   &nsize, fmt);
 	if (err)
 		return err;
-	errno = 0;
-	btf = b2b_btf_new(native, nsize, base);
-	if (!btf) {
-		err = errno ? -errno : -EINVAL;
-		if (err != -EINVAL || !b2b_check_btf_raw(native, nsize, base, what, log))
-			err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
-	} else {
-		err = b2b_check_btf_types(btf, what, log);
-	}
-	if (native != data)
-		free(native);
+	/* bytes already native and aligned are read in place (the caller
+	 * keeps them alive), converted ones are the model's */
+	err = b2b_btf_open(out, native, nsize, base);
+	if (err == -EINVAL)
+		err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what,
+				b2b_btf_refusal(native, nsize, base));
+	else if (err)
+		err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
+	else if (native != data)
+		out->owned = native;
+	if (!err)
+		err = b2b_check_btf_types(out, what, log);
 	if (err) {
-		btf__free(btf);
+		if (native != data && !out->owned)
+			free(native);
+		b2b_btf_free(out);
 		b2b_btf_format_free(fmt);
 		return err;
 	}
 	if (fmt == &own_fmt)
 		b2b_btf_format_free(fmt);
-	*out = btf;
 	return 0;
 }
 
 /* BTF of an ELF file's .BTF section, or of a raw BTF file. */
-int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
-		      struct btf **out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
+int b2b_load_btf_file(const char *path, const struct b2b_btf *base, const char *what,
+		      struct b2b_btf *out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
 {
 	struct b2b_log log = *parent;
 	struct b2b_section sec;
@@ -98,6 +95,11 @@ int b2b_load_btf_file(const char *path, struct btf *base, const char *what,
 		err = b2b_parse_btf(data, size, base, what, out, fmt, &log);
 	} else {
 		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");
+	}
+	/* read in place: the file's mapping goes with the model */
+	if (!err && !out->owned) {
+		out->file = e;
+		e = NULL;
 	}
 	b2b_elf_close(e);
 	return err;

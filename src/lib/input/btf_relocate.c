@@ -13,7 +13,7 @@
  * Split ids move by the difference in type counts, split strings by the
  * difference in string lengths; names of distilled types become the base's.
  */
-#include <bpf/btf.h>
+#include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ struct dist_key {
 };
 
 struct relocate {
-	const struct btf *split, *dist, *base;
+	const struct b2b_btf *split, *dist, *base;
 	__u32 nr_dist, nr_base, nr;
 	__u32 dist_str_len, base_str_len;
 	struct dist_key *keys;	/* distilled types 1 .. nr_dist - 1, sorted */
@@ -79,20 +79,20 @@ static const struct dist_key *find_first(const struct relocate *r, const struct 
 	return NULL;
 }
 
-static const char *type_name(const struct btf *btf, const struct btf_type *t)
+static const char *type_name(const struct b2b_btf *btf, const struct btf_type *t)
 {
-	const char *name = btf__name_by_offset(btf, t->name_off);
+	const char *name = b2b_btf_str(btf, t->name_off);
 
 	return name ? name : "";
 }
 
-int b2b_check_distilled_base(const struct btf *dist, const char *what,
+int b2b_check_distilled_base(const struct b2b_btf *dist, const char *what,
 			     const struct b2b_log *log)
 {
-	__u32 nr = btf__type_cnt(dist);
+	__u32 nr = b2b_btf_type_cnt(dist);
 
 	for (__u32 id = 1; id < nr; id++) {
-		const struct btf_type *t = btf__type_by_id(dist, id);
+		const struct btf_type *t = b2b_btf_type_by_id(dist, id);
 
 		switch (b2b_kind(t)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_ENUM:
@@ -120,7 +120,7 @@ static void mark_embedded(struct relocate *r, const struct btf_type *t)
 		__u32 id = m[i].type;
 
 		while (id) {
-			const struct btf_type *mt = btf__type_by_id(r->split, id);
+			const struct btf_type *mt = b2b_btf_type_by_id(r->split, id);
 
 			switch (b2b_kind(mt)) {
 			case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_VOLATILE:
@@ -205,7 +205,7 @@ static void mismatch(const struct btf_type *dt, const struct btf_type *bt, char 
 /* Why distilled type id matched nothing in the base: a message naming it. */
 static int no_match(const struct relocate *r, __u32 id)
 {
-	const struct btf_type *dt = btf__type_by_id(r->dist, id), *bt;
+	const struct btf_type *dt = b2b_btf_type_by_id(r->dist, id), *bt;
 	const char *name = type_name(r->dist, dt);
 	char dsize[96] = "", why[96];
 
@@ -213,7 +213,7 @@ static int no_match(const struct relocate *r, __u32 id)
 		snprintf(dsize, sizeof(dsize), " (size %u%s)", dt->size,
 			 r->embedded[id] ? ", embedded in a type of the module: sizes must match" : "");
 	for (__u32 bid = 1; bid < r->nr_base; bid++) {
-		bt = btf__type_by_id(r->base, bid);
+		bt = b2b_btf_type_by_id(r->base, bid);
 		if (!bt->name_off || strcmp(type_name(r->base, bt), name))
 			continue;
 		switch (b2b_kind(bt)) {
@@ -241,7 +241,7 @@ static int map_distilled(struct relocate *r)
 	int err = 0;
 
 	for (__u32 id = 1; id < r->nr_dist; id++) {
-		const struct btf_type *t = btf__type_by_id(r->dist, id);
+		const struct btf_type *t = b2b_btf_type_by_id(r->dist, id);
 
 		r->keys[id - 1] = (struct dist_key){ type_name(r->dist, t), t->size, id };
 	}
@@ -252,14 +252,14 @@ static int map_distilled(struct relocate *r)
 	if (!name_cnt)
 		return -ENOMEM;
 	for (__u32 id = 1; id < r->nr_base; id++) {
-		const struct btf_type *t = btf__type_by_id(r->base, id);
+		const struct btf_type *t = b2b_btf_type_by_id(r->base, id);
 
 		if (b2b_is_composite(t) && t->name_off < r->base_str_len && name_cnt[t->name_off] < 255)
 			name_cnt[t->name_off]++;
 	}
 
 	for (__u32 id = 1; id < r->nr_base && !err; id++) {
-		const struct btf_type *bt = btf__type_by_id(r->base, id);
+		const struct btf_type *bt = b2b_btf_type_by_id(r->base, id);
 		struct dist_key key = { .id = id };
 		bool by_size;
 
@@ -282,7 +282,7 @@ static int map_distilled(struct relocate *r)
 		key.size = bt->size;
 		for (const struct dist_key *k = find_first(r, &key, by_size);
 		     k && k < r->keys + r->nr_dist - 1 && !cmp_key(k, &key, by_size); k++) {
-			const struct btf_type *dt = btf__type_by_id(r->dist, k->id);
+			const struct btf_type *dt = b2b_btf_type_by_id(r->dist, k->id);
 
 			if (!compatible(r, k->id, dt, bt))
 				continue;
@@ -328,7 +328,7 @@ static int rewrite_type(struct relocate *r, __u32 *w)
 			} else {
 				return b2b_errno(r->log, -EINVAL,
 						 "the split BTF names '%s' (offset %u) of its distilled base, which is no distilled type's name" KERNEL_REFUSES,
-						 btf__name_by_offset(r->dist, w[i]) ?: "", w[i]);
+						 b2b_btf_str(r->dist, w[i]) ?: "", w[i]);
 			}
 			break;
 		default:
@@ -338,32 +338,28 @@ static int rewrite_type(struct relocate *r, __u32 *w)
 	return 0;
 }
 
-int b2b_relocate(const struct btf *split, const struct btf *base, const char *base_name,
+int b2b_relocate(const struct b2b_btf *split, const struct b2b_btf *base, const char *base_name,
 		 struct b2b_pass_out *out, const struct b2b_log *log)
 {
 	struct relocate r = {
-		.split = split, .dist = btf__base_btf(split), .base = base,
+		.split = split, .dist = b2b_btf_base(split), .base = base,
 		.base_name = base_name, .log = log,
 	};
-	struct b2b_raw raw = { 0 };
-	const void *bytes;
-	__u32 size = 0;
+	struct b2b_btf raw = { 0 };
+	size_t size = split->size;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (!r.dist || r.dist == base)
 		return -EINVAL;
-	r.nr_dist = btf__type_cnt(r.dist);
-	r.nr_base = btf__type_cnt(base);
-	r.nr = btf__type_cnt(split);
+	r.nr_dist = b2b_btf_type_cnt(r.dist);
+	r.nr_base = b2b_btf_type_cnt(base);
+	r.nr = b2b_btf_type_cnt(split);
 	r.dist_str_len = (__u32)b2b_btf_str_end(r.dist);
 	r.base_str_len = (__u32)b2b_btf_str_end(base);
 	err = b2b_check_distilled_base(r.dist, "distilled base", log);
 	if (err)
 		return err;
-	bytes = btf__raw_data(split, &size);	/* native: parsed from native bytes */
-	if (!bytes)
-		return b2b_errno(log, -ENOMEM, "out of memory");
 	err = -ENOMEM;
 	out->data = b2b_malloc(size);
 	r.keys = b2b_calloc(r.nr_dist, sizeof(*r.keys));
@@ -372,14 +368,14 @@ int b2b_relocate(const struct btf *split, const struct btf *base, const char *ba
 	r.str_map = b2b_calloc(r.dist_str_len + 1, sizeof(*r.str_map));
 	if (!out->data || !r.keys || !r.embedded || !r.id_map || !r.str_map)
 		goto out;
-	memcpy(out->data, bytes, size);
+	memcpy(out->data, split->data, size);
 	out->size = size;
-	err = b2b_raw_open(&raw, out->data, size, r.dist);
+	err = b2b_btf_open(&raw, out->data, size, r.dist);
 	if (err)
 		goto out;
 
 	for (__u32 id = r.nr_dist; id < r.nr; id++) {
-		const struct btf_type *t = btf__type_by_id(split, id);
+		const struct btf_type *t = b2b_btf_type_by_id(split, id);
 
 		r.id_map[id] = id - r.nr_dist + r.nr_base;
 		if (b2b_is_composite(t))
@@ -390,7 +386,7 @@ int b2b_relocate(const struct btf *split, const struct btf *base, const char *ba
 		/* raw indexes out->data, ours to write */
 		err = rewrite_type(&r, (__u32 *)(uintptr_t)(raw.types + raw.offs[i]));
 out:
-	b2b_raw_free(&raw);
+	b2b_btf_free(&raw);
 	free(r.keys);
 	free(r.embedded);
 	free(r.str_map);

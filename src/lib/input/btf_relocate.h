@@ -13,7 +13,7 @@
 /* A distilled base holds only named INT, FLOAT, ENUM, STRUCT, UNION and
  * FWD types (what the kernel checks first): 0, or -EINVAL logged naming
  * the first type that is not one. */
-int b2b_check_distilled_base(const struct btf *dist, const char *what,
+int b2b_check_distilled_base(const struct b2b_btf *dist, const char *what,
 			     const struct b2b_log *log);
 
 /*
@@ -26,7 +26,7 @@ int b2b_check_distilled_base(const struct btf *dist, const char *what,
  * that matches none, or more than one, is the error (-EINVAL, logged, base
  * named by base_name).
  */
-int b2b_relocate(const struct btf *split, const struct btf *base, const char *base_name,
+int b2b_relocate(const struct b2b_btf *split, const struct b2b_btf *base, const char *base_name,
 		 struct b2b_pass_out *out, const struct b2b_log *log);
 
 #endif /* BTF2BTF_BTF_RELOCATE_H */

@@ -29,11 +29,11 @@
  * lookup's binary search reads one compact array instead of a tag type per
  * step (a cache miss each, in a BTF of megabytes).
  */
-int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
+int b2b_tag_index_build(struct b2b_tag_index *idx, const struct b2b_btf *btf)
 {
-	const struct btf *base = btf__base_btf(btf);
-	__u32 start = base ? btf__type_cnt(base) : 1;
-	__u32 cnt = btf__type_cnt(btf);
+	const struct b2b_btf *base = b2b_btf_base(btf);
+	__u32 start = base ? b2b_btf_type_cnt(base) : 1;
+	__u32 cnt = b2b_btf_type_cnt(btf);
 	__u32 *pos;
 
 	memset(idx, 0, sizeof(*idx));
@@ -41,7 +41,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	if (!pos)
 		return -ENOMEM;
 	for (__u32 id = start; id < cnt; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 
 		/* b2b_check_btf_types() refused targets past the last type */
 		if (b2b_is_decl_tag(t) && t->type < cnt) {
@@ -51,7 +51,6 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	}
 	if (!idx->nr) {
 		free(pos);
-		idx->built = true;
 		return 0;
 	}
 	/* one block: the ids, then the targets */
@@ -65,7 +64,7 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 	for (__u32 t = 1; t <= cnt; t++)
 		pos[t] += pos[t - 1];
 	for (__u32 id = start; id < cnt; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 		__u32 at;
 
 		if (!b2b_is_decl_tag(t) || t->type >= cnt)
@@ -75,7 +74,6 @@ int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf)
 		idx->targets[at] = t->type;
 	}
 	free(pos);
-	idx->built = true;
 	return 0;
 }
 
@@ -95,18 +93,18 @@ size_t b2b_tag_index_find(const struct b2b_tag_index *idx, __u32 target, size_t 
 	return end - lo;
 }
 
-bool b2b_is_func_tag(const struct btf *btf, __u32 tag_id, const char *value)
+bool b2b_is_func_tag(const struct b2b_btf *btf, __u32 tag_id, const char *value)
 {
-	const struct btf_type *t = btf__type_by_id(btf, tag_id);
+	const struct btf_type *t = b2b_btf_type_by_id(btf, tag_id);
 	const char *name;
 
 	if (!t || !b2b_is_decl_tag(t) || b2b_kflag(t) || btf_decl_tag(t)->component_idx != -1)
 		return false;
-	name = btf__name_by_offset(btf, t->name_off);
+	name = b2b_btf_str(btf, t->name_off);
 	return name && !strcmp(name, value);
 }
 
-bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
+bool b2b_is_kfunc_tag(const struct b2b_btf *btf, __u32 tag_id)
 {
 	return b2b_is_func_tag(btf, tag_id, "bpf_kfunc");
 }
@@ -114,9 +112,9 @@ bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id)
 /* b2b_is_kfunc_tag() for a run over every tag: once a tag named bpf_kfunc
  * is met, its name offset (*name_off) answers for the others without a
  * strcmp (pahole and clang write each string once). */
-static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name_off)
+static bool is_kfunc_tag_cached(const struct b2b_btf *btf, __u32 tag_id, __u32 *name_off)
 {
-	const struct btf_type *t = btf__type_by_id(btf, tag_id);
+	const struct btf_type *t = b2b_btf_type_by_id(btf, tag_id);
 
 	if (*name_off && t && t->name_off == *name_off)
 		return b2b_is_decl_tag(t) && !b2b_kflag(t) && btf_decl_tag(t)->component_idx == -1;
@@ -124,6 +122,33 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
 		return false;
 	*name_off = t->name_off;
 	return true;
+}
+
+/* One pass over btf's own types, in ascending ids: the first type of a
+ * name and kind seen is the lowest. */
+void b2b_name_index_scan(struct b2b_name_index *idx, const struct b2b_btf *btf)
+{
+	__u32 cnt = b2b_btf_type_cnt(btf);
+
+	if (!idx->nr)
+		return;
+	for (__u32 id = btf->start_id; id < cnt; id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
+		const char *name = t->name_off ? b2b_btf_str(btf, t->name_off) : NULL;
+		struct b2b_name_want *w;
+		int want;
+
+		if (!name || !*name)
+			continue;
+		want = b2b_name_index_number(idx, name, strlen(name));
+		if (!want)
+			continue;
+		w = &idx->want[want - 1];
+		if (!w->any_id)
+			w->any_id = id;
+		if (!w->func_id && b2b_is_func(t))
+			w->func_id = id;
+	}
 }
 
 /* ---- the table ---- */
@@ -136,7 +161,7 @@ static bool is_kfunc_tag_cached(const struct btf *btf, __u32 tag_id, __u32 *name
  * flags and names (an entry's item found by its FUNC, near the previous).
  */
 struct builder {
-	const struct btf *btf;
+	const struct b2b_btf *btf;
 	__u32 start;
 	__u8 *found_by;		/* type id - start: BTF2BTF_FOUND_* bits */
 };
@@ -150,7 +175,7 @@ static __u32 entry_func(const struct builder *b, const struct b2b_set8_entry *en
 	if (ent->name)
 		return want ? b2b_name_index_found(names, want, BTF_KIND_FUNC)
 			    : b2b_name_index_find(names, ent->name, BTF_KIND_FUNC);
-	t = ent->id < btf__type_cnt(b->btf) ? btf__type_by_id(b->btf, ent->id) : NULL;
+	t = ent->id < b2b_btf_type_cnt(b->btf) ? b2b_btf_type_by_id(b->btf, ent->id) : NULL;
 	return ent->id >= b->start && t && b2b_is_func(t) ? ent->id : 0;
 }
 
@@ -265,7 +290,7 @@ static int set_lists(const struct b2b_btf_ids *ids, struct b2b_kfuncs *out)
  * what the entries give. */
 static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 {
-	__u32 cnt = btf__type_cnt(b->btf), nr = 0;
+	__u32 cnt = b2b_btf_type_cnt(b->btf), nr = 0;
 
 	for (__u32 id = b->start; id < cnt; id++)
 		nr += b->found_by[id - b->start] != 0;
@@ -280,33 +305,33 @@ static int number_items(const struct builder *b, struct b2b_kfuncs *out)
 		k = &out->items[out->nr++];
 		k->btf_id = id;
 		k->found_by = b->found_by[id - b->start];
-		k->orig_proto_id = btf__type_by_id(b->btf, id)->type;
+		k->orig_proto_id = b2b_btf_type_by_id(b->btf, id)->type;
 		k->state = k->planned = BTF2BTF_KFUNC_PLAIN;	/* the plan decides */
 		k->implicit_arg = -1;
 	}
 	return 0;
 }
 
-int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
+int b2b_collect_kfuncs(const struct b2b_btf *btf, const struct b2b_name_index *names,
 		       const int *entry_want, const struct b2b_tag_index *tags,
 		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
 		       const struct b2b_log *log)
 {
-	const struct btf *base = btf__base_btf(btf);
-	struct builder b = { .btf = btf, .start = base ? btf__type_cnt(base) : 1 };
+	const struct b2b_btf *base = b2b_btf_base(btf);
+	struct builder b = { .btf = btf, .start = base ? b2b_btf_type_cnt(base) : 1 };
 	__u32 kfunc_name_off = 0;
 	size_t hint = 0;
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	b.found_by = b2b_calloc(btf__type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
+	b.found_by = b2b_calloc(b2b_btf_type_cnt(btf) - b.start + 1, sizeof(*b.found_by));
 	out->entry_func = b2b_calloc(ids->nr_entries + 1, sizeof(*out->entry_func));
 	if (!b.found_by || !out->entry_func)
 		goto out;
 
 	for (size_t i = 0; i < tags->nr; i++) {
-		const struct btf_type *tag = btf__type_by_id(btf, tags->ids[i]);
-		const struct btf_type *t = btf__type_by_id(btf, tag->type);
+		const struct btf_type *tag = b2b_btf_type_by_id(btf, tags->ids[i]);
+		const struct btf_type *t = b2b_btf_type_by_id(btf, tag->type);
 
 		if (is_kfunc_tag_cached(btf, tags->ids[i], &kfunc_name_off) && b2b_is_func(t) &&
 		    tag->type >= b.start)
@@ -347,7 +372,7 @@ int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names
 
 		if (!k->name)	/* found by tag alone: a copy, as BTF strings go with the BTF */
 			k->name = b2b_arena_strdup(&out->strs,
-						   btf__name_by_offset(btf, btf__type_by_id(btf, k->btf_id)->name_off));
+						   b2b_btf_str(btf, b2b_btf_type_by_id(btf, k->btf_id)->name_off));
 		if (!k->name) {
 			err = -ENOMEM;
 			goto out;

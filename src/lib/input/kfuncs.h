@@ -4,16 +4,15 @@
 #define BTF2BTF_KFUNCS_H
 
 #include "btf_ids.h"
+#include "btf_model.h"
 #include "name_index.h"
 
-struct btf;
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */
 struct b2b_tag_index {
 	__u32 *ids;
 	__u32 *targets;		/* targets[i]: the type ids[i] tags (in ids' block) */
 	size_t nr;
-	bool built;		/* false until built, and once freed */
 };
 
 /*
@@ -31,13 +30,15 @@ struct b2b_kfuncs {
 	struct b2b_arena strs;
 };
 
-int b2b_tag_index_build(struct b2b_tag_index *idx, const struct btf *btf);
+int b2b_tag_index_build(struct b2b_tag_index *idx, const struct b2b_btf *btf);
+/* The names registered in idx found in btf's own types (b2b_name_index_want()). */
+void b2b_name_index_scan(struct b2b_name_index *idx, const struct b2b_btf *btf);
 void b2b_tag_index_free(struct b2b_tag_index *idx);
 /* Tags of target: *first is the first index into idx->ids, returns the count. */
 size_t b2b_tag_index_find(const struct b2b_tag_index *idx, __u32 target, size_t *first);
 
 /* entry_want (may be NULL): per set8 entry, its name's number in names. */
-int b2b_collect_kfuncs(const struct btf *btf, const struct b2b_name_index *names,
+int b2b_collect_kfuncs(const struct b2b_btf *btf, const struct b2b_name_index *names,
 		       const int *entry_want, const struct b2b_tag_index *tags,
 		       const struct b2b_btf_ids *ids, struct b2b_kfuncs *out,
 		       const struct b2b_log *log);
@@ -49,8 +50,8 @@ struct btf2btf_kfunc *b2b_kfunc_by_id(const struct b2b_kfuncs *k, __u32 id);
 struct btf2btf_kfunc *b2b_kfunc_by_id_near(const struct b2b_kfuncs *k, __u32 id, size_t *hint);
 void b2b_kfuncs_free(struct b2b_kfuncs *k);
 
-bool b2b_is_kfunc_tag(const struct btf *btf, __u32 tag_id);
+bool b2b_is_kfunc_tag(const struct b2b_btf *btf, __u32 tag_id);
 /* A DECL_TAG named value on the whole FUNC (component -1, kind_flag 0). */
-bool b2b_is_func_tag(const struct btf *btf, __u32 tag_id, const char *value);
+bool b2b_is_func_tag(const struct b2b_btf *btf, __u32 tag_id, const char *value);
 
 #endif /* BTF2BTF_KFUNCS_H */

@@ -11,14 +11,64 @@
  */
 #include <bpf/btf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "btf_info.h"
+#include "btf_model.h"
 #include "split_check.h"
 
-static const char *type_name(const struct btf *btf, const struct btf_type *t)
+/* What libbpf's btf__resolve_size() takes a pointer's size to be: that of
+ * an INT named like "long", else this machine's. */
+static long pointer_size(const struct b2b_btf *btf)
 {
-	return btf__name_by_offset(btf, t->name_off) ?: "";
+	static const char *const longs[] = { "long", "long int", "unsigned long",
+					     "long unsigned int", "unsigned long int" };
+	__u32 nr = b2b_btf_type_cnt(btf);
+
+	for (__u32 id = 1; id < nr; id++) {
+		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
+
+		if (!b2b_is_int(t) || (t->size != 4 && t->size != 8))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+			if (!strcmp(b2b_btf_name(btf, t), longs[i]))
+				return t->size;
+	}
+	return sizeof(void *);
+}
+
+/* Size in bytes of type id, through typedefs, modifiers and arrays, as
+ * btf__resolve_size(); < 0 for a type without one. */
+static long resolve_size(const struct b2b_btf *btf, __u32 id, long ptr_size)
+{
+	const struct btf_type *t = b2b_btf_type_by_id(btf, id);
+	__u64 nelems = 1;
+
+	for (int depth = 0; t && depth < 32; depth++) {
+		switch (b2b_kind(t)) {
+		case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64: case BTF_KIND_DATASEC: case BTF_KIND_FLOAT:
+			return nelems * t->size > UINT32_MAX ? -E2BIG : (long)(nelems * t->size);
+		case BTF_KIND_PTR:
+			return nelems * ptr_size > UINT32_MAX ? -E2BIG : (long)(nelems * ptr_size);
+		case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		case BTF_KIND_ARRAY:
+			nelems *= btf_array(t)->nelems;
+			if (nelems > UINT32_MAX)
+				return -E2BIG;
+			id = btf_array(t)->type;
+			break;
+		default:
+			return -EINVAL;
+		}
+		t = b2b_btf_type_by_id(btf, id);
+	}
+	return -EINVAL;
 }
 
 static const char *size_str(long size, char *buf, size_t len)
@@ -29,45 +79,48 @@ static const char *size_str(long size, char *buf, size_t len)
 
 /* Bytes a member at bit offset bits_off of type id needs from its byte
  * offset on; -EINVAL when its size cannot be resolved. */
-static long member_need(const struct btf *btf, __u32 id, __u32 bits_off)
+static long member_need(const struct b2b_btf *btf, __u32 id, __u32 bits_off, long ptr_size)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 
 	/* an INT member (after modifiers) may sit at any bit: its bits count */
-	while (t && (b2b_is_mod(t) || b2b_is_typedef(t)))
-		t = btf__type_by_id(btf, t->type);
+	for (int depth = 0; t && depth < 32 && (b2b_is_mod(t) || b2b_is_typedef(t)); depth++)
+		t = b2b_btf_type_by_id(btf, t->type);
 	if (t && b2b_is_int(t))
 		return (bits_off % 8 + btf_int_bits(t) + 7) / 8;
-	return btf__resolve_size(btf, id);
+	return resolve_size(btf, id, ptr_size);
 }
 
-int b2b_check_split_fits(const struct btf *btf, const char *base_name, const struct b2b_log *log)
+int b2b_check_split_fits(const struct b2b_btf *btf, const char *base_name,
+			 const struct b2b_log *log)
 {
-	const struct btf *base = btf__base_btf(btf);
-	__u32 nr = btf__type_cnt(btf);
+	__u32 nr = b2b_btf_type_cnt(btf);
+	long ptr_size = 0;	/* looked up once a pointer needs it */
 
-	for (__u32 id = base ? btf__type_cnt(base) : 1; id < nr; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
+	for (__u32 id = btf->start_id; id < nr; id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
 		const struct btf_member *m = btf_members(t);
 
 		if (!b2b_is_composite(t))
 			continue;
 		for (__u32 i = 0; i < b2b_vlen(t); i++) {
 			__u32 bits_off = btf_member_bit_offset(t, i);
-			const struct btf_type *mt = btf__type_by_id(btf, m[i].type);
+			const struct btf_type *mt = b2b_btf_type_by_id(btf, m[i].type);
 			char buf[32];
 			long need;
 
 			if (btf_member_bitfield_size(t, i))
 				continue;	/* a bitfield: the kernel's rules for those */
-			need = member_need(btf, m[i].type, bits_off);
+			if (!ptr_size)
+				ptr_size = pointer_size(btf);
+			need = member_need(btf, m[i].type, bits_off, ptr_size);
 			if (need >= 0 && bits_off / 8 <= t->size && t->size - bits_off / 8 >= need)
 				continue;
 			return b2b_errno(log, -EINVAL,
 					 "%s '%s' [%u]: member '%s' (%s '%s' [%u], %s) at byte %u %s %u bytes: the module's BTF does not fit %s (built against another?)" KERNEL_REFUSES,
-					 btf2btf__kind_name(b2b_kind(t)), type_name(btf, t), id,
-					 btf__name_by_offset(btf, m[i].name_off) ?: "",
-					 btf2btf__kind_name(b2b_kind(mt)), type_name(btf, mt), m[i].type,
+					 btf2btf__kind_name(b2b_kind(t)), b2b_btf_name(btf, t), id,
+					 b2b_btf_str(btf, m[i].name_off) ?: "",
+					 btf2btf__kind_name(b2b_kind(mt)), b2b_btf_name(btf, mt), m[i].type,
 					 need < 0 ? "no size" : size_str(need, buf, sizeof(buf)),
 					 bits_off / 8, need < 0 ? "of a type of" : "runs past its", t->size,
 					 base_name);

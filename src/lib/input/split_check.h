@@ -3,8 +3,7 @@
 #ifndef BTF2BTF_SPLIT_CHECK_H
 #define BTF2BTF_SPLIT_CHECK_H
 
-#include <bpf/btf.h>
-
+#include "btf_model.h"
 #include "internal.h"
 
 /* What the kernel says when it refuses a module's BTF (kernel/bpf/btf.c),
@@ -14,6 +13,7 @@
 /* Every member of split btf's own structs and unions fits in it, on the
  * base (named base_name): 0, or -EINVAL logged naming the first that does
  * not. Bitfields are left out. */
-int b2b_check_split_fits(const struct btf *btf, const char *base_name, const struct b2b_log *log);
+int b2b_check_split_fits(const struct b2b_btf *btf, const char *base_name,
+			 const struct b2b_log *log);
 
 #endif /* BTF2BTF_SPLIT_CHECK_H */

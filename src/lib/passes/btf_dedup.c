@@ -56,7 +56,7 @@ struct base_index {
 #define PAIR_BITS 16
 
 struct dedup {
-	struct b2b_raw r;
+	struct b2b_btf r;
 	__u32 first_new, cnt;
 	__u32 *map;		/* id -> canonical id (before compaction) */
 	unsigned char *state;	/* per id: CLEAN, CAND, BUSY, DONE */
@@ -72,7 +72,7 @@ enum { CLEAN, CAND, BUSY, DONE };
 
 static const struct btf_type *type_of(const struct dedup *d, __u32 id)
 {
-	return b2b_raw_any_type(&d->r, id);
+	return b2b_btf_type_by_id(&d->r, id);
 }
 
 static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
@@ -85,7 +85,7 @@ static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 	for (__u32 i = 0; i < words; i++) {
 		switch (b2b_word_class(kind, i)) {
 		case B2B_W_STR:
-			str = b2b_raw_str(&d->r, w[i]) ?: "";
+			str = b2b_btf_str(&d->r, w[i]) ?: "";
 			h = (h ^ b2b_hash_str(str, strlen(str))) * 16777619u;
 			break;
 		case B2B_W_REF:
@@ -146,7 +146,7 @@ static bool equal_types(const struct dedup *d, const struct btf_type *a, const s
 		switch (b2b_word_class(kind, i)) {
 		case B2B_W_STR:
 			if (wa[i] != wb[i] &&
-			    strcmp(b2b_raw_str(&d->r, wa[i]) ?: "", b2b_raw_str(&d->r, wb[i]) ?: ""))
+			    strcmp(b2b_btf_str(&d->r, wa[i]) ?: "", b2b_btf_str(&d->r, wb[i]) ?: ""))
 				return false;
 			break;
 		case B2B_W_REF:
@@ -262,7 +262,7 @@ static int scan_base(struct dedup *d)
 	if (start <= 1)
 		return 0;
 	for (__u32 id = start; id < d->cnt; id++)
-		nr += refs_in_base(d, b2b_raw_type(&d->r, id));
+		nr += refs_in_base(d, b2b_btf_own_type(&d->r, id));
 	if (!nr)
 		return 0;
 	while (slots < 2 * nr)
@@ -275,7 +275,7 @@ static int scan_base(struct dedup *d)
 	for (__u32 id = start; id < d->cnt; id++) {
 		__u32 pair;
 
-		t = b2b_raw_type(&d->r, id);
+		t = b2b_btf_own_type(&d->r, id);
 		if (!refs_in_base(d, t))
 			continue;
 		pair = pair_hash(d, t);
@@ -286,7 +286,7 @@ static int scan_base(struct dedup *d)
 	for (__u32 id = 1; id < start && !err; id++) {
 		__u32 key;
 
-		t = id == 1 ? type_of(d, 1) : b2b_type_after(d->r.base, t, id - 1);
+		t = type_of(d, id);
 		/* the kinds no wanted type has (most often FUNC: a module's
 		 * FUNCs point at its own FUNC_PROTOs) fail the pair filter
 		 * too, which the kind test spares them */
@@ -318,7 +318,7 @@ static int index_base(struct dedup *d)
 	if (!tmp)
 		return -ENOMEM;
 	for (__u32 id = 1; id < start; id++) {
-		t = id == 1 ? type_of(d, 1) : b2b_type_after(d->r.base, t, id - 1);
+		t = type_of(d, id);
 		if (d->kinds >> b2b_kind(t) & 1)
 			tmp[nr++] = (__u64)base_key(d, t) << 32 | id;
 	}
@@ -571,7 +571,7 @@ static void dedup_free(struct dedup *d)
 	free(d->base.found);
 	free(d->base.start);
 	free(d->base.ent);
-	b2b_raw_free(&d->r);
+	b2b_btf_free(&d->r);
 }
 
 /*
@@ -589,7 +589,7 @@ static int dedup_match(struct dedup *d, bool *changed)
 	if (d->cnt == UINT32_MAX)
 		return 1;	/* a slot holds id + 1 */
 	for (__u32 id = start; id < d->cnt; id++) {
-		const struct btf_type *t = b2b_raw_type(&d->r, id);
+		const struct btf_type *t = b2b_btf_own_type(&d->r, id);
 
 		d->kinds |= 1U << b2b_kind(t);
 		if (id >= d->first_new || refs_candidate(d, t)) {
@@ -646,7 +646,7 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 	 * types' size first. */
 	for (__u32 id = start; id < d->cnt; id++)
 		if (d->map[id] == id)
-			need_types += b2b_type_words(b2b_raw_type(&d->r, id)) * 4;
+			need_types += b2b_type_words(b2b_btf_own_type(&d->r, id)) * 4;
 	compact = b2b_malloc((size_t)d->cnt * sizeof(*compact));
 	types = compact ? b2b_raw_alloc(&d->r, need_types, &out->data, &out->size) : NULL;
 	if (!types) {
@@ -660,7 +660,7 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 		if (d->map[id] != id)
 			compact[id] = compact[d->map[id]];
 	for (__u32 id = start; id < d->cnt; id++) {
-		const struct btf_type *t = b2b_raw_type(&d->r, id);
+		const struct btf_type *t = b2b_btf_own_type(&d->r, id);
 		__u32 words = b2b_type_words(t), *dst = (__u32 *)(types + pos);
 
 		if (d->map[id] != id)
@@ -678,7 +678,7 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 	return 0;
 }
 
-int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
+int b2b_dedup(const void *data, size_t size, const struct b2b_btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full)
 {
 	struct dedup d = { 0 };
@@ -688,10 +688,10 @@ int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first
 	memset(out, 0, sizeof(*out));
 	if (full)
 		*full = false;
-	err = b2b_raw_open(&d.r, data, size, base);
+	err = b2b_btf_open(&d.r, data, size, base);
 	if (err)
 		return err;
-	d.cnt = b2b_raw_type_cnt(&d.r);
+	d.cnt = b2b_btf_type_cnt(&d.r);
 	d.first_new = first_new < d.r.start_id ? d.r.start_id : first_new;
 	if (d.first_new > d.cnt)
 		d.first_new = d.cnt;
@@ -724,14 +724,14 @@ struct ext_hdr {
 	__u32 hdr_len, func_info_off, func_info_len, line_info_off, line_info_len;
 };
 
-int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
+int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 		   struct b2b_pass_out *out)
 {
 	struct ext_hdr h = { .magic = BTF_MAGIC, .version = 1, .hdr_len = sizeof(h) };
 	struct btf_dedup_opts opts = { .sz = sizeof(opts) };
 	struct btf_ext *ext = NULL;
-	struct btf *btf = NULL;
-	__u32 start = base ? btf__type_cnt(base) : 1, cnt, nr, *rec, *map = NULL;
+	struct btf *btf = NULL, *lbase = NULL;
+	__u32 start = base ? b2b_btf_type_cnt(base) : 1, cnt, nr, *rec, *map = NULL;
 	const void *raw;
 	__u32 raw_size = 0, ext_size = 0;
 	size_t ext_len;
@@ -740,22 +740,29 @@ int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	/* btf__dedup() makes the base modifiable (its types copied, its
-	 * strings hashed), which frees the base's raw copy, but only after it
-	 * has allocated its own tables: done here first, that memory is free
-	 * again before those tables are taken, and they reuse it. The peak of
-	 * such a run drops by about the base's size (bench/README.md); the
-	 * base's content does not change. */
+	/* libbpf's base, of the model's bytes, this run's own: btf__dedup()
+	 * makes it modifiable (its types copied, its strings hashed), which
+	 * would pull the bytes from under a model reading libbpf's (a base
+	 * the caller lent). Made modifiable here first, its raw copy is freed
+	 * before btf__dedup() allocates its own tables, which reuse that
+	 * memory: the peak of such a run drops by about the base's size
+	 * (bench/README.md). */
 	if (base) {
-		err = btf__find_str((struct btf *)base, "");
+		errno = 0;
+		lbase = b2b_btf_new(base->data, base->size, NULL);
+		if (!lbase)
+			return errno ? -errno : -ENOMEM;
+		err = btf__find_str(lbase, "");
 		if (err < 0 && err != -ENOENT)
-			return err;
+			goto out;
 		err = -ENOMEM;
 	}
 	errno = 0;
-	btf = b2b_btf_new(data, size, base);
-	if (!btf)
-		return errno ? -errno : -EINVAL;
+	btf = b2b_btf_new(data, size, lbase);
+	if (!btf) {
+		err = errno ? -errno : -EINVAL;
+		goto out;
+	}
 	cnt = btf__type_cnt(btf);
 	nr = cnt - start;
 	h.func_info_len = 4 + 8 + 8 * nr;
@@ -821,5 +828,6 @@ out:
 	free(buf);
 	btf_ext__free(ext);
 	btf__free(btf);
+	btf__free(lbase);
 	return err;
 }

@@ -17,7 +17,7 @@
 #include "btf_post.h"
 
 struct distill {
-	struct b2b_raw r;
+	struct b2b_btf r;
 	__u32 start;		/* first split id of the input */
 	__u32 *id_map;		/* base id -> id in the result, 0: not needed */
 	struct b2b_strtab base_strs, split_strs;
@@ -41,7 +41,7 @@ static int mark_refs(struct distill *d, const struct btf_type *t)
 
 		if (b2b_word_class(kind, i) != B2B_W_REF || !id || id >= d->start || d->id_map[id])
 			continue;
-		bt = b2b_raw_any_type(&d->r, id);
+		bt = b2b_btf_type_by_id(&d->r, id);
 		switch (b2b_kind(bt)) {
 		case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_FWD: case BTF_KIND_ARRAY:
 		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_TYPEDEF:
@@ -99,7 +99,7 @@ static int copy_to_split(struct distill *d, const struct btf_type *t)
 		w = (__u32 *)(d->split_types + at);	/* the buffer may move */
 		if (b2b_word_class(kind, i) != B2B_W_STR)
 			continue;
-		off = b2b_strtab_add(&d->split_strs, b2b_raw_str(&d->r, w[i]) ?: "");
+		off = b2b_strtab_add(&d->split_strs, b2b_btf_str(&d->r, w[i]) ?: "");
 		if (off < 0)
 			return (int)off;
 		((__u32 *)(d->split_types + at))[i] = (__u32)off;
@@ -122,7 +122,7 @@ static int add_distilled(struct distill *d, bool to_base)
 
 		if (!d->id_map[id])
 			continue;
-		t = b2b_raw_any_type(&d->r, id);
+		t = b2b_btf_type_by_id(&d->r, id);
 		kind = b2b_kind(t);
 		named = t->name_off != 0;
 		switch (kind) {
@@ -144,7 +144,7 @@ static int add_distilled(struct distill *d, bool to_base)
 			d->id_map[id] = d->base_cnt + d->split_cnt - 1;
 			continue;
 		}
-		off = b2b_strtab_add(&d->base_strs, b2b_raw_name(&d->r, t));
+		off = b2b_strtab_add(&d->base_strs, b2b_btf_name(&d->r, t));
 		if (off < 0)
 			return (int)off;
 		nt = *t;
@@ -164,7 +164,7 @@ static int add_distilled(struct distill *d, bool to_base)
 	return 0;
 }
 
-int b2b_distill_base(const void *data, size_t size, const struct btf *base,
+int b2b_distill_base(const void *data, size_t size, const struct b2b_btf *base,
 		     void **base_out, size_t *base_size, struct b2b_pass_out *out)
 {
 	struct distill d = { 0 };
@@ -175,11 +175,11 @@ int b2b_distill_base(const void *data, size_t size, const struct btf *base,
 	*base_out = NULL;
 	if (!base)
 		return -EINVAL;
-	err = b2b_raw_open(&d.r, data, size, base);
+	err = b2b_btf_open(&d.r, data, size, base);
 	if (err)
 		return err;
 	d.start = d.r.start_id;
-	cnt = b2b_raw_type_cnt(&d.r);
+	cnt = b2b_btf_type_cnt(&d.r);
 	d.base_cnt = 1;
 	err = -ENOMEM;
 	d.id_map = b2b_calloc(cnt, sizeof(*d.id_map));
@@ -187,7 +187,7 @@ int b2b_distill_base(const void *data, size_t size, const struct btf *base,
 	if (!d.id_map || !map || b2b_strtab_init(&d.base_strs, NULL))
 		goto out;
 	for (__u32 id = d.start; id < cnt; id++) {
-		err = mark_refs(&d, b2b_raw_type(&d.r, id));
+		err = mark_refs(&d, b2b_btf_own_type(&d.r, id));
 		if (err)
 			goto out;
 	}
@@ -196,7 +196,7 @@ int b2b_distill_base(const void *data, size_t size, const struct btf *base,
 		goto out;
 	err = b2b_strtab_init(&d.split_strs, &d.base_strs);
 	for (__u32 id = d.start; id < cnt && !err; id++)
-		err = copy_to_split(&d, b2b_raw_type(&d.r, id));
+		err = copy_to_split(&d, b2b_btf_own_type(&d.r, id));
 	if (!err)
 		err = add_distilled(&d, false);
 	if (err)
@@ -241,6 +241,6 @@ out:
 	free(d.split_types);
 	b2b_strtab_free(&d.base_strs);
 	b2b_strtab_free(&d.split_strs);
-	b2b_raw_free(&d.r);
+	b2b_btf_free(&d.r);
 	return err;
 }

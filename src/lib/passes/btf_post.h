@@ -17,7 +17,7 @@
  * Sort this BTF's own types (the split part of split BTF) by name, strcmp
  * order, anonymous types first, ties in id order; every type id remapped.
  */
-int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+int b2b_sort_by_name(const void *data, size_t size, const struct b2b_btf *base,
 		     struct b2b_pass_out *out);
 /*
  * Deduplicate, with the result btf__dedup() gives. Types with ids below
@@ -29,11 +29,11 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
  * equal to another), libbpf's full btf__dedup() runs instead;
  * *full (may be NULL) says which ran. first_new = start id: always full.
  */
-int b2b_dedup(const void *data, size_t size, const struct btf *base, __u32 first_new,
+int b2b_dedup(const void *data, size_t size, const struct b2b_btf *base, __u32 first_new,
 	      struct b2b_pass_out *out, bool *full);
 
 /* Full dedup with libbpf's btf__dedup(), id map included. */
-int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
+int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 		   struct b2b_pass_out *out);
 
 /*
@@ -42,7 +42,7 @@ int b2b_dedup_full(const void *data, size_t size, const struct btf *base,
  * input, base ids included, to ids on the distilled base; 0 for base types
  * not kept).
  */
-int b2b_distill_base(const void *data, size_t size, const struct btf *base,
+int b2b_distill_base(const void *data, size_t size, const struct b2b_btf *base,
 		     void **base_out, size_t *base_size, struct b2b_pass_out *out);
 
 /* Compose: map[i] = second[map[i]] (second NULL: identity). */
@@ -58,15 +58,13 @@ struct b2b_post {
 	 * it); out: the final BTF and the map from the input's ids to it
 	 * (NULL: identity) */
 	struct b2b_pass_out btf;
-	const struct btf *base;	/* of the input */
+	const struct b2b_btf *base;	/* of the input */
 	__u32 first_new;	/* the first type the transform appended */
 	bool dedup, distill, sort;
 	/* out */
 	bool changed;		/* a pass changed the BTF */
 	bool full_dedup;	/* btf__dedup() ran, not the hash path */
-	void *base_data;	/* the distilled base (raw), or NULL */
-	size_t base_size;
-	struct btf *new_base;	/* the same, parsed */
+	struct b2b_btf new_base;	/* the distilled base (its bytes owned), or empty */
 };
 
 int b2b_post_run(struct b2b_post *p);
@@ -79,6 +77,6 @@ void b2b_post_free(struct b2b_post *p);
  * resolve_btfids resolved already (NULL: none), whose ids a renumbering
  * would leave stale: refused then.
  */
-int b2b_post_stage(struct b2b_post *p, const struct btf *read, const char *resolved_set,
+int b2b_post_stage(struct b2b_post *p, const struct b2b_btf *read, const char *resolved_set,
 		   const struct b2b_log *log);
 #endif /* BTF2BTF_BTF_POST_H */

@@ -27,7 +27,7 @@ struct sort_key {
 
 /* qsort_r()'s context: keys of one run share their first depth name bytes */
 struct run_ctx {
-	const struct b2b_raw *r;
+	const struct b2b_btf *r;
 	size_t depth;
 };
 
@@ -44,9 +44,9 @@ static void set_prefix(struct sort_key *k, const char *name)
 	k->short_name = j < PREFIX;
 }
 
-static const char *key_name(const struct b2b_raw *r, const struct sort_key *k)
+static const char *key_name(const struct b2b_btf *r, const struct sort_key *k)
 {
-	return b2b_raw_name(r, b2b_raw_type(r, k->id));
+	return b2b_btf_name(r, b2b_btf_own_type(r, k->id));
 }
 
 /* By name from the run's depth, then by id. (Equal prefixes: both names
@@ -193,7 +193,7 @@ static bool ids_in_order(struct sort_key *keys, __u32 nr)
  * qsort() with strcmp over a vmlinux (130,000 names, many sharing "bpf_" or
  * "__x64_sys") cost more than reading and writing the BTF.
  */
-static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, size_t depth,
+static void sort_run(const struct b2b_btf *r, struct sort_key *keys, __u32 nr, size_t depth,
 		     unsigned int level)
 {
 	for (;;) {
@@ -235,22 +235,22 @@ static void sort_run(const struct b2b_raw *r, struct sort_key *keys, __u32 nr, s
 	}
 }
 
-int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
+int b2b_sort_by_name(const void *data, size_t size, const struct b2b_btf *base,
 		     struct b2b_pass_out *out)
 {
 	struct sort_key *keys = NULL;
-	struct b2b_raw r;
+	struct b2b_btf r;
 	__u32 *map = NULL, cnt, start, nr = 0, nr_anon = 0, pos = 0;
 	bool identity = true;
 	char *types;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = b2b_raw_open(&r, data, size, base);
+	err = b2b_btf_open(&r, data, size, base);
 	if (err)
 		return err;
 	start = r.start_id;
-	cnt = b2b_raw_type_cnt(&r);
+	cnt = b2b_btf_type_cnt(&r);
 	if (cnt > 1U << 31) {
 		err = -E2BIG;
 		goto out;
@@ -265,7 +265,7 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 	for (__u32 i = 0; i < start; i++)
 		map[i] = i;
 	for (__u32 id = start; id < cnt; id++) {
-		const char *name = b2b_raw_name(&r, b2b_raw_type(&r, id));
+		const char *name = b2b_btf_name(&r, b2b_btf_own_type(&r, id));
 
 		if (!*name) {
 			identity &= id == start + nr_anon;
@@ -294,7 +294,7 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 		if (i < nr_anon)	/* the next anonymous one */
 			while (map[id] >= start + nr_anon)
 				id++;
-		t = b2b_raw_type(&r, i < nr_anon ? id++ : keys[i - nr_anon].id);
+		t = b2b_btf_own_type(&r, i < nr_anon ? id++ : keys[i - nr_anon].id);
 		len = b2b_type_words(t) * 4;
 		memcpy(types + pos, t, len);
 		b2b_type_remap((__u32 *)(types + pos), map, cnt);
@@ -306,6 +306,6 @@ int b2b_sort_by_name(const void *data, size_t size, const struct btf *base,
 out:
 	free(keys);
 	free(map);
-	b2b_raw_free(&r);
+	b2b_btf_free(&r);
 	return err;
 }

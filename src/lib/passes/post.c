@@ -23,10 +23,7 @@ void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 void b2b_post_free(struct b2b_post *p)
 {
 	b2b_pass_out_free(&p->btf);
-	free(p->base_data);
-	btf__free(p->new_base);
-	p->base_data = NULL;
-	p->new_base = NULL;
+	b2b_btf_free(&p->new_base);
 }
 
 /* A pass's output, when it has one, becomes the current BTF. */
@@ -50,7 +47,7 @@ static void step(struct b2b_post *p, struct b2b_pass_out *o)
 
 int b2b_post_run(struct b2b_post *p)
 {
-	const struct btf *base = p->base;
+	const struct b2b_btf *base = p->base;
 	struct b2b_pass_out o = { 0 };
 	int err = 0;
 
@@ -60,15 +57,14 @@ int b2b_post_run(struct b2b_post *p)
 			step(p, &o);
 	}
 	if (!err && p->distill) {
-		err = b2b_distill_base(p->btf.data, p->btf.size, base, &p->base_data,
-				       &p->base_size, &o);
+		void *base_data = NULL;
+		size_t base_size = 0;
+
+		err = b2b_distill_base(p->btf.data, p->btf.size, base, &base_data, &base_size, &o);
 		if (!err) {
 			step(p, &o);
-			errno = 0;
-			p->new_base = btf__new(p->base_data, p->base_size);
-			if (!p->new_base)
-				err = errno ? -errno : -ENOMEM;
-			base = p->new_base;
+			err = b2b_btf_open_owned(&p->new_base, base_data, base_size, NULL);
+			base = &p->new_base;
 		}
 	}
 	if (!err && p->sort) {
@@ -87,21 +83,17 @@ static bool is_identity(const __u32 *map, __u32 nr)
 	return true;
 }
 
-int b2b_post_stage(struct b2b_post *p, const struct btf *read, const char *resolved_set,
+int b2b_post_stage(struct b2b_post *p, const struct b2b_btf *read, const char *resolved_set,
 		   const struct b2b_log *log)
 {
 	int err;
 
 	if (!p->btf.data) {
-		const void *raw;
-		__u32 sz = 0;
-
-		raw = btf__raw_data(read, &sz);	/* native: btf_format.h */
-		p->btf.data = raw ? b2b_malloc(sz) : NULL;
+		p->btf.data = b2b_malloc(read->size);
 		if (!p->btf.data)
 			return b2b_errno(log, -ENOMEM, "out of memory");
-		memcpy(p->btf.data, raw, sz);
-		p->btf.size = sz;
+		memcpy(p->btf.data, read->data, read->size);
+		p->btf.size = read->size;
 	}
 	err = b2b_post_run(p);
 	if (err == -EINVAL && p->distill)

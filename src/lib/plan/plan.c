@@ -60,17 +60,17 @@ bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN])
  * As upstream's is_kf_implicit_arg(): a pointer, through modifiers (not
  * typedefs), to a STRUCT (not a FWD) named in implicit_structs.
  */
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
+static const struct btf_type *skip_mods(const struct b2b_btf *btf, __u32 id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 
 	/* bounded: a modifier loop in malformed BTF must not hang us */
 	for (int depth = 0; t && depth < 32 && b2b_is_mod(t); depth++)
-		t = btf__type_by_id(btf, t->type);
+		t = b2b_btf_type_by_id(btf, t->type);
 	return t;
 }
 
-static bool is_implicit_arg(const struct btf *btf, __u32 type_id)
+static bool is_implicit_arg(const struct b2b_btf *btf, __u32 type_id)
 {
 	static const char *const implicit_structs[] = { "bpf_prog_aux", "btf_struct_meta" };
 	const struct btf_type *t = skip_mods(btf, type_id);
@@ -81,16 +81,16 @@ static bool is_implicit_arg(const struct btf *btf, __u32 type_id)
 	t = skip_mods(btf, t->type);
 	if (!t || !b2b_is_struct(t))
 		return false;
-	name = btf__name_by_offset(btf, t->name_off);
+	name = b2b_btf_str(btf, t->name_off);
 	for (size_t i = 0; name && i < ARRAY_SIZE(implicit_structs); i++)
 		if (!strcmp(name, implicit_structs[i]))
 			return true;
 	return false;
 }
 
-int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id)
+int b2b_first_implicit_arg(const struct b2b_btf *btf, __u32 proto_id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, proto_id);
+	const struct btf_type *t = b2b_btf_type_by_id(btf, proto_id);
 	const struct btf_param *p = btf_params(t);
 
 	for (__u32 i = 0; i < b2b_vlen(t); i++)
@@ -275,19 +275,19 @@ struct seen {			/* per kfunc: the first BTF_SET8_KFUNCS entry */
 
 static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, const char *set)
 {
-	const struct btf *btf = p->in->btf;
+	const struct b2b_btf *btf = p->in->btf;
 	const struct btf2btf_kfunc *x;
 	__u32 other;
 
 	if (!ent->name) {
-		const struct btf_type *t = ent->id < btf__type_cnt(btf) ? btf__type_by_id(btf, ent->id)
+		const struct btf_type *t = ent->id < b2b_btf_type_cnt(btf) ? b2b_btf_type_by_id(btf, ent->id)
 									 : NULL;
 
 		if (!t && ent->id)
 			/* a type we add would take that id */
 			problem(p, R_SET8_ID_RANGE, "", 0,
 				"set8 %s holds id %u, past the last type (%u): .BTF_ids was resolved against another BTF",
-				set, ent->id, btf__type_cnt(btf) - 1);
+				set, ent->id, b2b_btf_type_cnt(btf) - 1);
 		else if (t && b2b_is_func(t))
 			problem(p, R_SET8_BASE_FUNC, "", 0,
 				"set8 %s holds id %u, a FUNC of the base BTF: left alone", set, ent->id);
@@ -315,7 +315,7 @@ static void entry_no_func(struct planner *p, const struct b2b_set8_entry *ent, c
 	if (other)
 		problem(p, R_SET8_NO_FUNC, ent->name, 0,
 			"set8 %s lists %s, which the BTF has as %s [%u], not as a FUNC", set,
-			ent->name, kind_str(btf__type_by_id(btf, other)), other);
+			ent->name, kind_str(b2b_btf_type_by_id(btf, other)), other);
 	else
 		problem(p, R_SET8_NO_FUNC, ent->name, 0,
 			"set8 %s lists %s, but the BTF has no FUNC of that name (pahole drops a function whose prototypes disagree)",
@@ -369,8 +369,8 @@ static void plan_entries(struct planner *p)
 			continue;
 		if (!(set->flags & BTF2BTF_SET8_KFUNCS)) {
 			if (ent->flags) {
-				const char *fn = btf__name_by_offset(p->in->btf,
-						btf__type_by_id(p->in->btf, fid)->name_off);
+				const char *fn = b2b_btf_str(p->in->btf,
+						b2b_btf_type_by_id(p->in->btf, fid)->name_off);
 
 				btf2btf__kf_flags_str(ent->flags, fa, sizeof(fa));
 				problem(p, R_SET8_FLAGS_IGNORED, fn, fid,
@@ -412,7 +412,7 @@ static void plan_entries(struct planner *p)
 
 static const struct btf_type *type_of(const struct planner *p, __u32 id)
 {
-	return btf__type_by_id(p->in->btf, id);
+	return b2b_btf_type_by_id(p->in->btf, id);
 }
 
 static bool has_func_tag(const struct planner *p, __u32 id, const char *value)
@@ -437,9 +437,9 @@ static bool has_param_tag_from(const struct planner *p, __u32 id, int from)
 }
 
 /* Same return type and first n parameter types; names may differ. */
-static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
+static bool is_proto_prefix(const struct b2b_btf *btf, __u32 a, __u32 b, int n)
 {
-	const struct btf_type *ta = btf__type_by_id(btf, a), *tb = btf__type_by_id(btf, b);
+	const struct btf_type *ta = b2b_btf_type_by_id(btf, a), *tb = b2b_btf_type_by_id(btf, b);
 
 	if (ta->type != tb->type || (int)b2b_vlen(ta) < n || (int)b2b_vlen(tb) < n)
 		return false;
@@ -452,7 +452,7 @@ static bool is_proto_prefix(const struct btf *btf, __u32 a, __u32 b, int n)
 /* Parameters after the implicit one at keep of proto: the reduced proto drops them. */
 static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 proto, int keep)
 {
-	const struct btf *btf = p->in->btf;
+	const struct b2b_btf *btf = p->in->btf;
 	int vlen = b2b_vlen(type_of(p, proto));
 	char dropped[256];
 	size_t len = 0;
@@ -462,7 +462,7 @@ static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 pr
 	dropped[0] = 0;
 	for (int i = keep + 1; i < vlen && len < sizeof(dropped) - 1; i++) {
 		const struct btf_param *prm = &btf_params(type_of(p, proto))[i];
-		const char *pn = prm->name_off ? btf__name_by_offset(btf, prm->name_off) : NULL;
+		const char *pn = prm->name_off ? b2b_btf_str(btf, prm->name_off) : NULL;
 
 		len += snprintf(dropped + len, sizeof(dropped) - len, "%s%s", len ? ", " : "",
 				pn && *pn ? pn : "(anon)");
@@ -482,7 +482,7 @@ static void no_arg(struct planner *p, const struct btf2btf_kfunc *kf, bool has_i
 
 static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 {
-	const struct btf *btf = p->in->btf;
+	const struct b2b_btf *btf = p->in->btf;
 	char impl_name[BTF2BTF_KSYM_NAME_LEN];
 	const struct btf2btf_kfunc *impl_kf;
 	__u32 proto = type_of(p, kf->btf_id)->type, impl, other, iproto;
@@ -570,10 +570,10 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 	not_last(p, kf, proto, keep);
 }
 
-static bool is_arena_name(const struct btf *btf, const struct btf_param *prm)
+static bool is_arena_name(const struct b2b_btf *btf, const struct btf_param *prm)
 {
 	static const char *const suffixes[] = { "__arena", "__arena__nullable" };
-	const char *name = btf__name_by_offset(btf, prm->name_off);
+	const char *name = b2b_btf_str(btf, prm->name_off);
 	size_t len = name ? strlen(name) : 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
@@ -586,22 +586,22 @@ static bool is_arena_name(const struct btf *btf, const struct btf_param *prm)
 }
 
 /* 1: a pointer to tag, 0: tagged already (an earlier run), -1: not a pointer. */
-static int arena_ptr(const struct btf *btf, __u32 id)
+static int arena_ptr(const struct b2b_btf *btf, __u32 id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id), *to;
+	const struct btf_type *t = b2b_btf_type_by_id(btf, id), *to;
 	const char *n;
 
 	if (!t || !b2b_is_ptr(t))
 		return -1;
-	to = btf__type_by_id(btf, t->type);
-	n = to && b2b_is_type_tag(to) && b2b_kflag(to) ? btf__name_by_offset(btf, to->name_off)
+	to = b2b_btf_type_by_id(btf, t->type);
+	n = to && b2b_is_type_tag(to) && b2b_kflag(to) ? b2b_btf_str(btf, to->name_off)
 						       : NULL;
 	return n && !strcmp(n, B2B_ARENA_ATTR) ? 0 : 1;
 }
 
 static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 {
-	const struct btf *btf = p->in->btf;
+	const struct b2b_btf *btf = p->in->btf;
 	const struct btf_type *proto = type_of(p, type_of(p, kf->btf_id)->type);
 	int n = kf->actions & BTF2BTF_ACT_REDUCE_PROTO ? (int)kf->reduced_params : (int)b2b_vlen(proto);
 	int r;
@@ -667,9 +667,9 @@ static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 
 int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct b2b_plan *plan)
 {
-	const struct btf *base = btf__base_btf(in->btf);
+	const struct b2b_btf *base = b2b_btf_base(in->btf);
 	struct planner p = { .in = in, .k = k, .plan = plan,
-			     .start = base ? btf__type_cnt(base) : 1 };
+			     .start = base ? b2b_btf_type_cnt(base) : 1 };
 
 	memset(plan, 0, sizeof(*plan));
 	plan->features = in->features ? in->features : BTF2BTF_FEATS_DEFAULT;

@@ -18,7 +18,7 @@ struct b2b_plan {
 };
 
 struct b2b_plan_input {
-	const struct btf *btf;			/* as read */
+	const struct b2b_btf *btf;			/* as read */
 	const struct b2b_name_index *names;	/* of btf */
 	const struct b2b_name_index *base_names;	/* NULL unless split */
 	const struct b2b_tag_index *tags;
@@ -51,6 +51,6 @@ bool b2b_impl_owner_name(const char *name, char buf[BTF2BTF_KSYM_NAME_LEN]);
 const char *b2b_kf_flag_name(unsigned int bit);
 
 /* Index of the first implicit parameter of a FUNC_PROTO, or -1. */
-int b2b_first_implicit_arg(const struct btf *btf, __u32 proto_id);
+int b2b_first_implicit_arg(const struct b2b_btf *btf, __u32 proto_id);
 
 #endif /* BTF2BTF_PLAN_H */

@@ -3,7 +3,6 @@
  * The name index (name_index.h): the names some lookup will ask for,
  * found by one scan of a BTF's types or strings.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -119,34 +118,6 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borro
 	slot->hash = hash;
 	idx->filter[len & 63] |= 1ULL << (name[0] & 63);
 	return slot->want;
-}
-
-/* One pass over the types, in ascending ids: the first type of a name and
- * kind seen is the lowest. */
-void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf)
-{
-	const struct btf *base = btf__base_btf(btf);
-	__u32 cnt = btf__type_cnt(btf);
-
-	if (!idx->nr)
-		return;
-	for (__u32 id = base ? btf__type_cnt(base) : 1; id < cnt; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const char *name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-		struct b2b_name_want *w;
-		int want;
-
-		if (!name || !*name)
-			continue;
-		want = b2b_name_index_number(idx, name, strlen(name));
-		if (!want)
-			continue;
-		w = &idx->want[want - 1];
-		if (!w->any_id)
-			w->any_id = id;
-		if (!w->func_id && b2b_is_func(t))
-			w->func_id = id;
-	}
 }
 
 void b2b_name_index_free(struct b2b_name_index *idx)

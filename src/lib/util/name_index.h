@@ -9,7 +9,6 @@
 
 #include "arena.h"
 
-struct btf;
 
 /* The hash of len bytes of s: the library's one string hash. */
 __u32 b2b_hash_str(const char *s, size_t len);
@@ -17,7 +16,7 @@ __u32 b2b_hash_str(const char *s, size_t len);
 /*
  * The names some lookup will ask for, registered first
  * (b2b_name_index_want()): a small hash of those names, filled by one scan
- * of a BTF's types (b2b_name_index_scan(): the types bearing them) or
+ * of a BTF's types (b2b_name_index_scan() in kfuncs.h: the types bearing them) or
  * looked up while scanning its strings (b2b_name_index_number()). Indexing every name
  * of a vmlinux instead cost more than reading its BTF (a cache miss per
  * type), and most of the names are never asked for.
@@ -52,7 +51,6 @@ int b2b_name_index_reserve(struct b2b_name_index *idx, size_t nr);
  * or -ENOMEM. */
 int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borrow);
 /* Record, for every registered name, its lowest FUNC and lowest type of btf. */
-void b2b_name_index_scan(struct b2b_name_index *idx, const struct btf *btf);
 void b2b_name_index_free(struct b2b_name_index *idx);
 /* The lowest FUNC (kind BTF_KIND_FUNC) or type of any kind (kind < 0) named
  * name, 0 if none. A name never registered is never found. */
