@@ -184,12 +184,12 @@ static int read_layout(const unsigned char *p, const struct hdr_read *r, const c
 	return 0;
 }
 
-/* Every type of a kind this library knows and a vlen libbpf holds. */
-static int check_kinds(const __u32 *w, __u32 words, __u32 start_id,
-		       const struct b2b_btf_format *fmt, const char *what,
-		       const struct b2b_log *log)
+int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
+			const struct b2b_btf_format *fmt, const char *what,
+			const struct b2b_log *log)
 {
-	__u32 id = start_id;
+	const __u32 *w = types;
+	__u32 id = start_id, words = type_len / 4;
 
 	for (__u32 i = 0, n; i + 3 <= words; i += n, id++) {
 		__u32 info = w[i + 1], kind = b2b_info_kind(info), vlen = b2b_info_vlen(info);
@@ -211,7 +211,7 @@ static int check_kinds(const __u32 *w, __u32 words, __u32 start_id,
 	return 0;	/* a truncated last type: the type checks name it */
 }
 
-int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what,
+int b2b_btf_read(const void *data, size_t size, const char *what,
 		 const struct b2b_log *log, void **out, size_t *out_size,
 		 struct b2b_btf_format *fmt)
 {
@@ -238,10 +238,6 @@ int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what
 	total = B2B_BTF_HDR_LEN + (size_t)r.h.type_len + r.h.str_len;
 	if (!r.swap && r.h.hdr_len == B2B_BTF_HDR_LEN && !r.h.type_off &&
 	    r.h.str_off == r.h.type_len && !fmt->nr_layout && !((uintptr_t)d % 4)) {
-		err = check_kinds((const __u32 *)(d + B2B_BTF_HDR_LEN), r.h.type_len / 4, start_id,
-				  fmt, what, log);
-		if (err)
-			goto fail;
 		*out = (void *)data;
 		*out_size = total;
 		return 0;
@@ -260,12 +256,6 @@ int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what
 	memcpy(p + B2B_BTF_HDR_LEN + r.h.type_len, d + r.h.hdr_len + r.h.str_off, r.h.str_len);
 	if (r.swap)
 		swap_words(p + B2B_BTF_HDR_LEN, r.h.type_len);
-	err = check_kinds((const __u32 *)(p + B2B_BTF_HDR_LEN), r.h.type_len / 4, start_id, fmt,
-			  what, log);
-	if (err) {
-		free(p);
-		goto fail;
-	}
 	*out = p;
 	*out_size = total;
 	return 0;

@@ -74,16 +74,24 @@ bool b2b_btf_format_is_plain(const struct b2b_btf_format *fmt);
  * aligned); *fmt says how they were laid out. Bytes that are that form
  * already, at a 4-byte aligned address, are not copied: *out is data then
  * (free *out only when it is not data), so a base read from a mapped file
- * is copied once, by libbpf, not twice.
- * start_id is the id of the first own type (1, or a split BTF's base type
- * count), for messages. Refused, with a message naming what: a header or
- * section that does not fit, a kind this library does not know (the layout
- * section gives its size, not which of its words are type ids), a vlen
- * libbpf cannot hold.
+ * is read in place. Refused, with a message naming what: a header or
+ * section that does not fit. (The types are walked once, by the model's
+ * index: btf_model.c; b2b_btf_check_kinds() says what it refused.)
  */
-int b2b_btf_read(const void *data, size_t size, __u32 start_id, const char *what,
+int b2b_btf_read(const void *data, size_t size, const char *what,
 		 const struct b2b_log *log, void **out, size_t *out_size,
 		 struct b2b_btf_format *fmt);
+
+/*
+ * Every type of types (native, type_len bytes) of a kind this library knows
+ * and a vlen libbpf holds: 0, or the error logged naming the type (ids from
+ * start_id, the first own one) and what: a kind this library does not know
+ * (the layout section of fmt gives its size, not which of its words are
+ * type ids), a vlen libbpf cannot hold.
+ */
+int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
+			const struct b2b_btf_format *fmt, const char *what,
+			const struct b2b_log *log);
 
 /*
  * BTF bytes as fmt lays them out, from native bytes with the 24-byte

@@ -47,7 +47,9 @@ int b2b_btf_open(struct b2b_btf *v, const void *data, size_t size, const struct 
 		const struct btf_type *t = (const struct btf_type *)(v->types + off);
 
 		words = h->type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
-		if (!words || (__u64)words * 4 > h->type_len - off || v->nr == cap) {
+		/* b2b_btf_check_kinds() says which and why */
+		if (!words || !b2b_kind(t) || b2b_vlen(t) > B2B_LIBBPF_MAX_VLEN ||
+		    (__u64)words * 4 > h->type_len - off || v->nr == cap) {
 			b2b_btf_free(v);
 			return -EINVAL;
 		}
@@ -124,6 +126,12 @@ int b2b_btf_own(struct b2b_btf *v)
 	v->types = (const char *)copy + types;
 	v->strs = (const char *)copy + strs;
 	return 0;
+}
+
+void b2b_btf_release_pages(const struct b2b_btf *v)
+{
+	if (v->file)
+		b2b_elf_release(v->file, v->data, v->size);
 }
 
 struct btf *b2b_btf_libbpf(const struct b2b_btf *v)

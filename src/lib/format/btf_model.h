@@ -61,6 +61,11 @@ void b2b_btf_free(struct b2b_btf *v);
  * that must outlive the buffer it was read from. */
 int b2b_btf_own(struct b2b_btf *v);
 
+/* Done with v's bytes for a while: when they are a file's mapping, its
+ * pages leave memory (read again from the file when next touched), so that
+ * a copy made of them (libbpf's) is the only one held. */
+void b2b_btf_release_pages(const struct b2b_btf *v);
+
 /* libbpf's struct btf of v (split on its base's), made once; NULL with
  * errno set when libbpf refuses it. */
 struct btf *b2b_btf_libbpf(const struct b2b_btf *v);

@@ -35,15 +35,18 @@ int b2b_parse_btf(const void *data, size_t size, const struct b2b_btf *base, con
 	memset(out, 0, sizeof(*out));
 	if (!fmt)
 		fmt = &own_fmt;
-	err = b2b_btf_read(data, size, base ? b2b_btf_type_cnt(base) : 1, what, log, &native,
-			   &nsize, fmt);
+	err = b2b_btf_read(data, size, what, log, &native, &nsize, fmt);
 	if (err)
 		return err;
 	/* bytes already native and aligned are read in place (the caller
 	 * keeps them alive), converted ones are the model's */
 	err = b2b_btf_open(out, native, nsize, base);
+	/* what the index refused: a type's kind or vlen, named, else the rest */
 	if (err == -EINVAL)
-		err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what,
+		err = b2b_btf_check_kinds((const char *)native + B2B_BTF_HDR_LEN,
+					  ((const struct b2b_btf_hdr *)native)->type_len,
+					  base ? b2b_btf_type_cnt(base) : 1, fmt, what, log) ?:
+		      b2b_errno(log, err, "%s: cannot parse BTF: %s", what,
 				b2b_btf_refusal(native, nsize, base));
 	else if (err)
 		err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));

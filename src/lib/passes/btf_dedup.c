@@ -743,15 +743,17 @@ int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 	/* libbpf's base, of the model's bytes, this run's own: btf__dedup()
 	 * makes it modifiable (its types copied, its strings hashed), which
 	 * would pull the bytes from under a model reading libbpf's (a base
-	 * the caller lent). Made modifiable here first, its raw copy is freed
-	 * before btf__dedup() allocates its own tables, which reuse that
-	 * memory: the peak of such a run drops by about the base's size
-	 * (bench/README.md). */
+	 * the caller lent). The model's bytes, when mapped from the file,
+	 * leave memory while libbpf's copy is held; made modifiable here
+	 * first, that copy is freed before btf__dedup() allocates its own
+	 * tables, which reuse the memory: the peak of such a run drops by
+	 * about the base's size, twice (bench/README.md). */
 	if (base) {
 		errno = 0;
 		lbase = b2b_btf_new(base->data, base->size, NULL);
 		if (!lbase)
 			return errno ? -errno : -ENOMEM;
+		b2b_btf_release_pages(base);
 		err = btf__find_str(lbase, "");
 		if (err < 0 && err != -ENOENT)
 			goto out;
