@@ -284,11 +284,13 @@ BTF2BTF_API int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size
 /* Write the distilled base as a raw BTF file. */
 BTF2BTF_API int btf2btf__write_raw_base(struct btf2btf *b, const char *path);
 
-/* The BTF: as read, or after a transform its result; the base: as read,
- * or the distilled base the transform made. Owned by b. The view of a
- * transform's result is made on the first call (a transform and a write
- * need none): NULL then, errno set, when there is no memory for it. */
+/* The BTF: as read, or after a transform its result, split on its base
+ * (btf__base_btf(): as read, or the distilled base the transform made).
+ * Owned by b. libbpf's view is made on the first call (the library reads
+ * BTF without it: a transform and a write need none): NULL then, errno
+ * set, when there is no memory for it or libbpf refuses the bytes. */
 BTF2BTF_API const struct btf *btf2btf__btf(const struct btf2btf *b);
+BTF2BTF_DEPRECATED_SINCE(0.3.0, "use btf__base_btf(btf2btf__btf(b))")
 BTF2BTF_API const struct btf *btf2btf__base_btf(const struct btf2btf *b);
 BTF2BTF_API const char *btf2btf__path(const struct btf2btf *b);
 BTF2BTF_API const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b);
@@ -353,6 +355,7 @@ BTF2BTF_API const struct btf2btf_object_info *btf2btf__object_info(const struct 
 /* Index of the first implicit parameter (a pointer, through modifiers but
  * not typedefs, to struct bpf_prog_aux or struct btf_struct_meta) of
  * FUNC_PROTO proto_id; -ENOENT if it has none, -EINVAL if it is no FUNC_PROTO. */
+BTF2BTF_DEPRECATED_SINCE(0.3.0, "use the kfunc table's implicit_arg (btf2btf__kfunc())")
 BTF2BTF_API int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id);
 
 /* Names of KF_* flag bits; NULL for an unknown bit. */

@@ -89,13 +89,13 @@ static void test_read_without_base(void **state)
 	b = th_open(th_fixture("reloc.o.ko"), NULL);
 	assert_int_equal(btf2btf__object_info(b)->distilled_base_types, 5);
 	assert_false(btf2btf__object_info(b)->relocated);
-	assert_int_equal(btf__type_cnt(btf2btf__base_btf(b)), 6);
+	assert_int_equal(btf__type_cnt(btf__base_btf(btf2btf__btf(b))), 6);
 	assert_int_equal(btf2btf__kfunc_cnt(b), 2);
 	k = kfunc_named(b, "bpf_reloc_implicit");
 	assert_int_equal(k->flags, KF_IMPLICIT_ARGS);
 	assert_int_equal(k->state, BTF2BTF_KFUNC_PENDING);
 	assert_int_equal(k->implicit_arg, 1);
-	assert_members_on(btf2btf__btf(b), btf2btf__base_btf(b));
+	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	/* the distilled base is the one to write back with the BTF */
 	assert_int_equal(btf2btf__raw_base_btf(b, &raw, &size), 0);
 	btf2btf__close(b);
@@ -111,11 +111,11 @@ static void test_relocate(void **state)
 
 	(void)state;
 	b = th_open(th_fixture("reloc.o.ko"), NULL);
-	id = kfunc_named(b, "bpf_reloc_implicit")->btf_id - btf__type_cnt(btf2btf__base_btf(b));
+	id = kfunc_named(b, "bpf_reloc_implicit")->btf_id - btf__type_cnt(btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	b = th_open(th_fixture("reloc.o.ko"), &opts);
 	assert_true(btf2btf__object_info(b)->relocated);
-	assert_int_equal(btf__type_cnt(btf2btf__base_btf(b)), btf__type_cnt(other));
+	assert_int_equal(btf__type_cnt(btf__base_btf(btf2btf__btf(b))), btf__type_cnt(other));
 	/* split ids start after the base's: moved by the difference */
 	assert_true(btf__type_cnt(other) > 6);
 	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->btf_id, btf__type_cnt(other) + id);
@@ -182,7 +182,7 @@ static void test_transform_keeps_base(void **state)
 	b = th_open(mod, &opts);
 	assert_true(btf2btf__object_info(b)->relocated);
 	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
-	assert_members_on(btf2btf__btf(b), btf2btf__base_btf(b));
+	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	th_cleanup();
 }
@@ -213,7 +213,7 @@ static void test_transform_on_base_distills(void **state)
 	btf2btf__close(b);
 	b = th_open(mod, &again);
 	assert_true(btf2btf__object_info(b)->relocated);
-	assert_members_on(btf2btf__btf(b), btf2btf__base_btf(b));
+	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	th_cleanup();
 }
@@ -229,11 +229,11 @@ static void test_raw_pair(void **state)
 	th_copy_fixture("reloc.o.ko.BTF.base", "x.BTF.base");
 	b = th_open(raw, NULL);
 	assert_int_equal(btf2btf__object_info(b)->distilled_base_types, 5);
-	assert_members_on(btf2btf__btf(b), btf2btf__base_btf(b));
+	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	b = th_open(raw, &opts);
 	assert_true(btf2btf__object_info(b)->relocated);
-	assert_members_on(btf2btf__btf(b), btf2btf__base_btf(b));
+	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	/* without its .base beside it, split BTF does not parse alone */
 	unlink(th_path("x.BTF.base"));
