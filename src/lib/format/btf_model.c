@@ -10,51 +10,67 @@
 #include "elf_file.h"
 #include "libbpf_compat.h"
 
-int b2b_btf_open(struct b2b_btf *v, const void *data, size_t size, const struct b2b_btf *base)
+/*
+ * Index types[0, type_len) and check strs[0, str_len) as libbpf reads
+ * strings (NUL-terminated; "" at offset 0 unless split: a split BTF may
+ * have none of its own). v->data and v->hdr are the caller's to set.
+ */
+static int index_parts(struct b2b_btf *v, const char *types, __u32 type_len, const char *strs,
+		       __u32 str_len, const struct b2b_btf *base)
 {
-	const char *d = data;
-	struct b2b_btf_hdr *h = &v->hdr;
 	__u32 cap;
 
-	memset(v, 0, sizeof(*v));
-	if (size < sizeof(*h) || (uintptr_t)d % 4)
+	if ((uintptr_t)types % 4 || (str_len ? strs[str_len - 1] || (!base && strs[0]) : !base))
 		return -EINVAL;
-	memcpy(h, data, sizeof(*h));
-	if (h->magic != B2B_BTF_MAGIC || h->hdr_len != B2B_BTF_HDR_LEN ||
-	    h->type_off % 4 || (__u64)h->type_off + h->type_len > size - h->hdr_len ||
-	    (__u64)h->str_off + h->str_len > size - h->hdr_len)
-		return -EINVAL;
-	v->types = d + h->hdr_len + h->type_off;
-	v->strs = d + h->hdr_len + h->str_off;
-	/* libbpf's reading of the strings: NUL-terminated, and "" at offset 0
-	 * unless split (a split BTF may have none of its own) */
-	if (h->str_len ? v->strs[h->str_len - 1] || (!base && v->strs[0]) : !base)
-		return -EINVAL;
-	v->data = data;
-	v->size = size;
+	v->types = types;
+	v->strs = strs;
+	v->hdr.type_len = type_len;
+	v->hdr.str_len = str_len;
 	v->base = base;
 	v->start_id = base ? b2b_btf_type_cnt(base) : 1;
 	v->base_str_len = base ? b2b_btf_str_end(base) : 0;
 	/* room for the most types type_len can hold (12 bytes the smallest):
 	 * one allocation, of which only what is used gets touched */
-	cap = h->type_len / sizeof(struct btf_type) + 1;
+	cap = type_len / sizeof(struct btf_type) + 1;
 	v->offs = b2b_malloc((size_t)cap * sizeof(*v->offs));
-	if (!v->offs) {
-		memset(v, 0, sizeof(*v));
+	if (!v->offs)
 		return -ENOMEM;
-	}
-	for (__u32 off = 0, words; off < h->type_len; off += words * 4) {
-		const struct btf_type *t = (const struct btf_type *)(v->types + off);
+	for (__u32 off = 0, words; off < type_len; off += words * 4) {
+		const struct btf_type *t = (const struct btf_type *)(types + off);
 
-		words = h->type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
+		words = type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
 		/* b2b_btf_check_kinds() says which and why */
 		if (!words || !b2b_kind(t) || b2b_vlen(t) > B2B_LIBBPF_MAX_VLEN ||
-		    (__u64)words * 4 > h->type_len - off || v->nr == cap) {
-			b2b_btf_free(v);
+		    (__u64)words * 4 > type_len - off || v->nr == cap)
 			return -EINVAL;
-		}
 		v->offs[v->nr++] = off;
 	}
+	return 0;
+}
+
+int b2b_btf_open(struct b2b_btf *v, const void *data, size_t size, const struct b2b_btf *base)
+{
+	const char *d = data;
+	struct b2b_btf_hdr h;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	if (size < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, data, sizeof(h));
+	if (h.magic != B2B_BTF_MAGIC || h.hdr_len != B2B_BTF_HDR_LEN ||
+	    h.type_off % 4 || (__u64)h.type_off + h.type_len > size - h.hdr_len ||
+	    (__u64)h.str_off + h.str_len > size - h.hdr_len)
+		return -EINVAL;
+	v->hdr = h;
+	err = index_parts(v, d + h.hdr_len + h.type_off, h.type_len, d + h.hdr_len + h.str_off,
+			  h.str_len, base);
+	if (err) {
+		b2b_btf_free(v);
+		return err;
+	}
+	v->data = data;
+	v->size = size;
 	return 0;
 }
 
@@ -106,28 +122,6 @@ void b2b_btf_free(struct b2b_btf *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int b2b_btf_own(struct b2b_btf *v)
-{
-	void *copy;
-	ptrdiff_t types, strs;
-
-	if (v->owned)
-		return 0;
-	copy = b2b_malloc(v->size);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, v->data, v->size);
-	types = v->types - (const char *)v->data;
-	strs = v->strs - (const char *)v->data;
-	b2b_elf_close(v->file);
-	v->file = NULL;
-	v->owned = copy;
-	v->data = copy;
-	v->types = (const char *)copy + types;
-	v->strs = (const char *)copy + strs;
-	return 0;
-}
-
 void b2b_btf_release_pages(const struct b2b_btf *v)
 {
 	if (v->file)
@@ -150,19 +144,93 @@ struct btf *b2b_btf_libbpf(const struct b2b_btf *v)
 	return v->lib;
 }
 
+/* End of the strings of libbpf's btf and its bases: btf__str_by_offset()
+ * answers exactly [0, end) (libbpf says the length nowhere else without
+ * laying the BTF out again). */
+static __u32 libbpf_str_end(const struct btf *btf)
+{
+	__u64 lo = 0, hi = (__u64)UINT32_MAX + 1;
+	int saved = errno;
+
+	if (!btf__str_by_offset(btf, 0))
+		hi = 0;
+	while (hi && hi - lo > 1) {
+		__u64 mid = lo + (hi - lo) / 2;
+
+		if (btf__str_by_offset(btf, (__u32)mid))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	errno = saved;
+	return (__u32)hi;
+}
+
+/*
+ * Where libbpf keeps btf's own types and strings (in id order in one
+ * buffer, the strings in another, whether it read them or made them
+ * modifiable, always in this machine's byte order): *types (type_len
+ * bytes, v's base's types excluded) and *strs (str_len bytes). The types'
+ * extent runs to the end of the last one; the index's walk must land
+ * there (b2b_btf_of_libbpf()).
+ */
+static int libbpf_parts(const struct b2b_btf *v, const struct btf *btf, const char **types,
+			__u32 *type_len, const char **strs, __u32 *str_len)
+{
+	__u32 start = v->base ? b2b_btf_type_cnt(v->base) : 1, cnt = btf__type_cnt(btf);
+	__u32 str_start = v->base ? b2b_btf_str_end(v->base) : 0, end = libbpf_str_end(btf);
+	static const __u32 no_types;	/* where there are none: aligned */
+	const struct btf_type *last;
+	__u64 len = 0;
+
+	if (cnt < start || end < str_start)
+		return -EINVAL;
+	*strs = end > str_start ? btf__str_by_offset(btf, str_start) : "";
+	*str_len = end - str_start;
+	*types = (const char *)&no_types;
+	if (cnt > start) {
+		*types = (const char *)btf__type_by_id(btf, start);
+		last = btf__type_by_id(btf, cnt - 1);
+		len = (__u64)((const char *)last - *types) + b2b_type_words(last) * 4;
+		if ((const char *)last < *types || !b2b_type_words(last) || len > UINT32_MAX)
+			return -EINVAL;
+	}
+	*type_len = (__u32)len;
+	return 0;
+}
+
+int b2b_btf_reread_libbpf(const struct b2b_btf *v)
+{
+	struct b2b_btf *mut = (struct b2b_btf *)v;	/* the same BTF, moved */
+	const char *types, *strs;
+	__u32 type_len, str_len;
+	int err;
+
+	if (v->base && v->base->lib_lent) {
+		err = b2b_btf_reread_libbpf(v->base);
+		if (err)
+			return err;
+	}
+	err = libbpf_parts(v, v->lib, &types, &type_len, &strs, &str_len);
+	if (err)
+		return err;
+	/* the same types and strings (libbpf keeps their order and offsets) */
+	if (type_len != v->hdr.type_len || str_len != v->hdr.str_len)
+		return -EINVAL;
+	mut->types = types;
+	mut->strs = strs;
+	return 0;
+}
+
 int b2b_btf_of_libbpf(struct b2b_btf *v, const struct btf *btf)
 {
 	const struct btf *lbase = btf__base_btf(btf);
 	struct b2b_btf *base = NULL;
-	const void *raw;
-	__u32 size = 0;
+	const char *types, *strs;
+	__u32 type_len, str_len;
 	int err;
 
 	memset(v, 0, sizeof(*v));
-	/* native: libbpf gives raw bytes in its own byte order */
-	raw = btf__raw_data(btf, &size);
-	if (!raw)
-		return -ENOMEM;
 	if (lbase) {
 		base = b2b_calloc(1, sizeof(*base));
 		if (!base)
@@ -173,14 +241,23 @@ int b2b_btf_of_libbpf(struct b2b_btf *v, const struct btf *btf)
 			return err;
 		}
 	}
-	err = b2b_btf_open(v, raw, size, base);
+	v->base = base;
+	err = libbpf_parts(v, btf, &types, &type_len, &strs, &str_len);
+	if (!err)
+		err = index_parts(v, types, type_len, strs, str_len, base);
+	/* every type libbpf has, one after the other */
+	if (!err && b2b_btf_type_cnt(v) != btf__type_cnt(btf))
+		err = -EINVAL;
+	v->owned_base = base;
 	if (err) {
-		if (base)
-			b2b_btf_free(base);
-		free(base);
+		b2b_btf_free(v);
 		return err;
 	}
-	v->owned_base = base;
+	v->hdr.magic = B2B_BTF_MAGIC;
+	v->hdr.version = B2B_BTF_VERSION;
+	v->hdr.hdr_len = B2B_BTF_HDR_LEN;
+	v->hdr.str_off = type_len;
+	/* read where libbpf keeps it: not in one piece (data NULL) */
 	v->lib = (struct btf *)btf;
 	v->lib_lent = true;
 	return 0;

@@ -25,7 +25,9 @@ struct b2b_elf;
 
 struct b2b_btf {
 	struct b2b_btf_hdr hdr;	/* native, 24 bytes */
-	const void *data;	/* header, types, strings: size bytes */
+	/* header, types, strings: size bytes; NULL when types and strings
+	 * are read where libbpf keeps them (b2b_btf_of_libbpf()) */
+	const void *data;
 	size_t size;
 	const char *types;
 	const char *strs;
@@ -57,9 +59,6 @@ int b2b_btf_open_owned(struct b2b_btf *v, void *data, size_t size, const struct 
 /* Frees what v owns (the index, owned bytes, file, libbpf's view); v is
  * then empty. Safe on an empty (zeroed) v. */
 void b2b_btf_free(struct b2b_btf *v);
-/* v's bytes, owned or not, become owned (copied when borrowed): for a model
- * that must outlive the buffer it was read from. */
-int b2b_btf_own(struct b2b_btf *v);
 
 /* Done with v's bytes for a while: when they are a file's mapping, its
  * pages leave memory (read again from the file when next touched), so that
@@ -69,13 +68,18 @@ void b2b_btf_release_pages(const struct b2b_btf *v);
 /* libbpf's struct btf of v (split on its base's), made once; NULL with
  * errno set when libbpf refuses it. */
 struct btf *b2b_btf_libbpf(const struct b2b_btf *v);
-/* A model of libbpf's btf (and of its bases), over the bytes libbpf holds:
- * v->lib is btf, lent. */
+/* A model of libbpf's btf (and of its bases), read where libbpf keeps its
+ * types and strings (no copy, whether libbpf read them or made them
+ * modifiable): v->lib is btf, lent; v->data is NULL. */
 int b2b_btf_of_libbpf(struct b2b_btf *v, const struct btf *btf);
+/* v->lib, lent, was made modifiable (btf__dedup() makes its base so, which
+ * moves the types and strings v reads): v reads them where libbpf keeps
+ * them now. */
+int b2b_btf_reread_libbpf(const struct b2b_btf *v);
 
 static inline bool b2b_btf_empty(const struct b2b_btf *v)
 {
-	return !v->data;
+	return !v->types;
 }
 
 static inline __u32 b2b_btf_type_cnt(const struct b2b_btf *v)

@@ -724,6 +724,12 @@ struct ext_hdr {
 	__u32 hdr_len, func_info_off, func_info_len, line_info_off, line_info_len;
 };
 
+/* A base the caller lent as libbpf's struct btf. */
+static bool lent_base(const struct b2b_btf *base)
+{
+	return base->lib_lent;
+}
+
 int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 		   struct b2b_pass_out *out)
 {
@@ -740,15 +746,22 @@ int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
-	/* libbpf's base, of the model's bytes, this run's own: btf__dedup()
-	 * makes it modifiable (its types copied, its strings hashed), which
-	 * would pull the bytes from under a model reading libbpf's (a base
-	 * the caller lent). The model's bytes, when mapped from the file,
-	 * leave memory while libbpf's copy is held; made modifiable here
-	 * first, that copy is freed before btf__dedup() allocates its own
-	 * tables, which reuse the memory: the peak of such a run drops by
-	 * about the base's size, twice (bench/README.md). */
-	if (base) {
+	/* libbpf's base: btf__dedup() makes it modifiable (its types copied,
+	 * its strings hashed, its raw bytes freed). A base the caller lent is
+	 * libbpf's already: used as it is, and read again once modified (the
+	 * next objects of a run find it modifiable: it is done once). Else one
+	 * of the model's bytes, this run's own; the model's bytes, when mapped
+	 * from the file, leave memory while libbpf's copy is held. Made
+	 * modifiable here first, that copy is freed before btf__dedup()
+	 * allocates its own tables, which reuse the memory: the peak of such a
+	 * run drops by about the base's size (bench/README.md). */
+	if (base && lent_base(base)) {
+		lbase = base->lib;
+		err = btf__find_str(lbase, "");
+		if (err < 0 && err != -ENOENT)
+			goto out;
+		err = -ENOMEM;
+	} else if (base) {
 		errno = 0;
 		lbase = b2b_btf_new(base->data, base->size, NULL);
 		if (!lbase)
@@ -830,6 +843,12 @@ out:
 	free(buf);
 	btf_ext__free(ext);
 	btf__free(btf);
-	btf__free(lbase);
+	if (base && lent_base(base)) {
+		int reread = b2b_btf_reread_libbpf(base);
+
+		err = err ? err : reread;
+	} else {
+		btf__free(lbase);
+	}
 	return err;
 }
