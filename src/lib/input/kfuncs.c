@@ -23,57 +23,61 @@
 /* ---- decl tag index ---- */
 
 /*
- * (target, id) order in linear time: a counting sort by target straight
- * from the types (tags per target, then each tag put at its target's next
- * place, in id order). The targets are kept beside the ids, so that a
- * lookup's binary search reads one compact array instead of a tag type per
- * step (a cache miss each, in a BTF of megabytes).
+ * (target, id) order in linear time: a counting sort by target over the
+ * range of targets the tags have (a module's tags name its own types: not
+ * a counter for every base type), the tags taken in id order. The targets
+ * are kept beside the ids, so that a lookup's binary search reads one
+ * compact array instead of a tag type per step (a cache miss each, in a
+ * BTF of megabytes).
  */
 int b2b_tag_index_build(struct b2b_tag_index *idx, const struct b2b_btf *btf)
 {
-	const struct b2b_btf *base = b2b_btf_base(btf);
-	__u32 start = base ? b2b_btf_type_cnt(base) : 1;
-	__u32 cnt = b2b_btf_type_cnt(btf);
-	__u32 *pos;
+	__u32 cnt = b2b_btf_type_cnt(btf), lo = UINT32_MAX, hi = 0, n = 0;
+	__u32 *pos, *src;
 
 	memset(idx, 0, sizeof(*idx));
-	pos = b2b_calloc((size_t)cnt + 1, sizeof(*pos));
-	if (!pos)
-		return -ENOMEM;
-	for (__u32 id = start; id < cnt; id++) {
-		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
+	for (__u32 id = btf->start_id; id < cnt; id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
 
 		/* b2b_check_btf_types() refused targets past the last type */
 		if (b2b_is_decl_tag(t) && t->type < cnt) {
-			pos[t->type + 1]++;
+			lo = t->type < lo ? t->type : lo;
+			hi = t->type > hi ? t->type : hi;
 			idx->nr++;
 		}
 	}
-	if (!idx->nr) {
-		free(pos);
+	if (!idx->nr)
 		return 0;
-	}
 	/* one block: the ids, then the targets */
 	idx->ids = b2b_malloc(idx->nr * 2 * sizeof(*idx->ids));
-	if (!idx->ids) {
+	src = b2b_malloc(idx->nr * sizeof(*src));
+	pos = b2b_calloc((size_t)(hi - lo) + 2, sizeof(*pos));
+	if (!idx->ids || !src || !pos) {
 		free(pos);
-		idx->nr = 0;
+		free(src);
+		b2b_tag_index_free(idx);
 		return -ENOMEM;
 	}
 	idx->targets = idx->ids + idx->nr;
-	for (__u32 t = 1; t <= cnt; t++)
-		pos[t] += pos[t - 1];
-	for (__u32 id = start; id < cnt; id++) {
-		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
-		__u32 at;
+	for (__u32 id = btf->start_id; id < cnt; id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
 
-		if (!b2b_is_decl_tag(t) || t->type >= cnt)
-			continue;
-		at = pos[t->type]++;
-		idx->ids[at] = id;
-		idx->targets[at] = t->type;
+		if (b2b_is_decl_tag(t) && t->type < cnt) {
+			src[n++] = id;
+			pos[t->type - lo + 1]++;
+		}
+	}
+	for (__u32 k = 1; k <= hi - lo + 1; k++)
+		pos[k] += pos[k - 1];
+	for (__u32 k = 0; k < n; k++) {
+		__u32 target = b2b_btf_own_type(btf, src[k])->type;
+		__u32 at = pos[target - lo]++;
+
+		idx->ids[at] = src[k];
+		idx->targets[at] = target;
 	}
 	free(pos);
+	free(src);
 	return 0;
 }
 
