@@ -330,7 +330,6 @@ int cli_kfuncs(const char *path)
 	}
 	free(rows);
 	btf2btf__close(b);
-	if (err)
-		cli_error("%s: %s", path, strerror(-err));
-	return err ? 1 : 0;
+	/* the library logged its own failure (a vlen libbpf cannot hold) */
+	return err ? cli_fail(path, err) : 0;
 }

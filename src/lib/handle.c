@@ -92,7 +92,16 @@ const struct btf *btf2btf__btf(const struct btf2btf *b)
 	/* libbpf's view, made on first use (a cache, as the kfunc and set8
 	 * views are: making it does not change what b holds); libbpf copies
 	 * the bytes, whose writers' form stays */
-	return b2b_btf_libbpf(&b->btf);
+	const struct btf *btf = b2b_btf_libbpf(&b->btf);
+	__u32 wide = btf ? 0 : b2b_btf_wide_id(&b->btf);
+
+	if (wide) {
+		b2b_errno(&b->log, -EOPNOTSUPP,
+			  "type [%u] has vlen %u, more than the %u libbpf holds: libbpf's view of this BTF cannot be made",
+			  wide, b2b_vlen(b2b_btf_type_by_id(&b->btf, wide)), B2B_LIBBPF_MAX_VLEN);
+		errno = EOPNOTSUPP;
+	}
+	return btf;
 }
 
 const struct btf *btf2btf__base_btf(const struct btf2btf *b)

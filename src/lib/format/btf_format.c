@@ -192,7 +192,7 @@ int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
 	__u32 id = start_id, words = type_len / 4;
 
 	for (__u32 i = 0, n; i + 3 <= words; i += n, id++) {
-		__u32 info = w[i + 1], kind = b2b_info_kind(info), vlen = b2b_info_vlen(info);
+		__u32 info = w[i + 1], kind = b2b_info_kind(info);
 
 		n = b2b_btf_type_words(info);
 		if (!n || !kind) {
@@ -203,10 +203,6 @@ int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
 			return b2b_errno(log, -EINVAL, "%s: type [%u] has unknown kind %u",
 					 what, id, kind);
 		}
-		if (vlen > B2B_LIBBPF_MAX_VLEN)
-			return b2b_errno(log, -EOPNOTSUPP,
-					 "%s: type [%u] has vlen %u, more than the %u libbpf holds",
-					 what, id, vlen, B2B_LIBBPF_MAX_VLEN);
 	}
 	return 0;	/* a truncated last type: the type checks name it */
 }

@@ -53,7 +53,8 @@ struct b2b_btf_layout {
 /* The kinds this library knows: BTF_KIND_UNKN (0) to BTF_KIND_ENUM64 (19). */
 #define B2B_BTF_NR_KINDS	20
 
-/* The largest vlen libbpf (up to 1.7) holds: it reads 16 bits. */
+/* The largest vlen libbpf (up to 1.7) holds: it reads 16 bits. The library
+ * holds 24 (the model); only libbpf's view of a BTF and btf__dedup() cannot. */
 #define B2B_LIBBPF_MAX_VLEN	0xffff
 
 /* What a BTF read looked like, so that it is written back the same way. */
@@ -83,11 +84,10 @@ int b2b_btf_read(const void *data, size_t size, const char *what,
 		 struct b2b_btf_format *fmt);
 
 /*
- * Every type of types (native, type_len bytes) of a kind this library knows
- * and a vlen libbpf holds: 0, or the error logged naming the type (ids from
- * start_id, the first own one) and what: a kind this library does not know
- * (the layout section of fmt gives its size, not which of its words are
- * type ids), a vlen libbpf cannot hold.
+ * Every type of types (native, type_len bytes) of a kind this library
+ * knows: 0, or the error logged naming the type (ids from start_id, the
+ * first own one) and what: a kind this library does not know (the layout
+ * section of fmt gives its size, not which of its words are type ids).
  */
 int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
 			const struct b2b_btf_format *fmt, const char *what,

@@ -40,9 +40,10 @@ static int index_parts(struct b2b_btf *v, const char *types, __u32 type_len, con
 
 		words = type_len - off < sizeof(*t) ? 0 : b2b_type_words(t);
 		/* b2b_btf_check_kinds() says which and why */
-		if (!words || !b2b_kind(t) || b2b_vlen(t) > B2B_LIBBPF_MAX_VLEN ||
-		    (__u64)words * 4 > type_len - off || v->nr == cap)
+		if (!words || !b2b_kind(t) || (__u64)words * 4 > type_len - off || v->nr == cap)
 			return -EINVAL;
+		if (b2b_vlen(t) > B2B_LIBBPF_MAX_VLEN && !v->wide_id)
+			v->wide_id = v->start_id + v->nr;
 		v->offs[v->nr++] = off;
 	}
 	return 0;
@@ -128,6 +129,14 @@ void b2b_btf_release_pages(const struct b2b_btf *v)
 		b2b_elf_release(v->file, v->data, v->size);
 }
 
+__u32 b2b_btf_wide_id(const struct b2b_btf *v)
+{
+	for (; v; v = v->base)
+		if (v->wide_id)
+			return v->wide_id;
+	return 0;
+}
+
 struct btf *b2b_btf_libbpf(const struct b2b_btf *v)
 {
 	struct b2b_btf *mut = (struct b2b_btf *)v;	/* a cache, as libbpf's own */
@@ -135,6 +144,11 @@ struct btf *b2b_btf_libbpf(const struct b2b_btf *v)
 
 	if (v->lib)
 		return v->lib;
+	/* libbpf would read 16 bits of it, and the types after it wrongly */
+	if (b2b_btf_wide_id(v)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
 	if (v->base && !(base = b2b_btf_libbpf(v->base)))
 		return NULL;
 	errno = 0;

@@ -9,7 +9,9 @@
  * caller of the public API, or btf__dedup(), needs one (b2b_btf_libbpf()).
  *
  * Unlike libbpf up to 1.7, kinds and vlen are read as the bytes say them
- * (btf_info.h), and a type is never read at an address it does not align to.
+ * (btf_info.h: a vlen above 65535 is held, and refused only where libbpf
+ * is asked for), and a type is never read at an address it does not align
+ * to.
  */
 #ifndef BTF2BTF_BTF_MODEL_H
 #define BTF2BTF_BTF_MODEL_H
@@ -37,6 +39,9 @@ struct b2b_btf {
 	__u32 base_str_len;	/* own string offsets start here */
 	__u32 nr;		/* own types */
 	__u32 *offs;		/* offs[id - start_id]: offset in types */
+	/* the first own type whose vlen libbpf (up to 1.7: 16 bits) cannot
+	 * hold, 0 if none: no libbpf view of v can be made */
+	__u32 wide_id;
 	/* what holds data: freed with the model (NULL: the caller's) */
 	void *owned;
 	struct b2b_elf *file;	/* data lies in this file's mapping */
@@ -66,8 +71,10 @@ void b2b_btf_free(struct b2b_btf *v);
 void b2b_btf_release_pages(const struct b2b_btf *v);
 
 /* libbpf's struct btf of v (split on its base's), made once; NULL with
- * errno set when libbpf refuses it. */
+ * errno set when libbpf refuses it (EOPNOTSUPP: b2b_btf_wide_id()). */
 struct btf *b2b_btf_libbpf(const struct b2b_btf *v);
+/* The first type of v or its bases whose vlen libbpf cannot hold, 0 if none. */
+__u32 b2b_btf_wide_id(const struct b2b_btf *v);
 /* A model of libbpf's btf (and of its bases), read where libbpf keeps its
  * types and strings (no copy, whether libbpf read them or made them
  * modifiable): v->lib is btf, lent; v->data is NULL. */

@@ -737,7 +737,8 @@ int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 	struct btf_dedup_opts opts = { .sz = sizeof(opts) };
 	struct btf_ext *ext = NULL;
 	struct btf *btf = NULL, *lbase = NULL;
-	__u32 start = base ? b2b_btf_type_cnt(base) : 1, cnt, nr, *rec, *map = NULL;
+	__u32 start = base ? b2b_btf_type_cnt(base) : 1, cnt, nr, *rec, *map = NULL, wide;
+	struct b2b_btf model;
 	const void *raw;
 	__u32 raw_size = 0, ext_size = 0;
 	size_t ext_len;
@@ -746,6 +747,16 @@ int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
 	int err = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
+	/* btf__dedup() is libbpf's: a vlen it cannot hold, in the BTF or its
+	 * base, would be read as 16 bits */
+	if (base && b2b_btf_wide_id(base))
+		return -EOPNOTSUPP;
+	err = b2b_btf_open(&model, data, size, base);
+	wide = err ? 0 : model.wide_id;
+	b2b_btf_free(&model);
+	if (err || wide)
+		return err ? err : -EOPNOTSUPP;
+	err = -ENOMEM;
 	/* libbpf's base: btf__dedup() makes it modifiable (its types copied,
 	 * its strings hashed, its raw bytes freed). A base the caller lent is
 	 * libbpf's already: used as it is, and read again once modified (the

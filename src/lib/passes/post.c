@@ -96,6 +96,10 @@ int b2b_post_stage(struct b2b_post *p, const struct b2b_btf *read, const char *r
 		p->btf.size = read->size;
 	}
 	err = b2b_post_run(p);
+	if (err == -EOPNOTSUPP && p->dedup)
+		return b2b_errno(log, err,
+				 "cannot deduplicate the BTF: a type's vlen is above %u, which libbpf's btf__dedup() cannot hold, and the hash path cannot decide without it",
+				 B2B_LIBBPF_MAX_VLEN);
 	if (err == -EINVAL && p->distill)
 		return b2b_errno(log, err,
 				 "cannot distill the base: the split BTF refers to a base type of a kind a distilled base cannot hold (FUNC, VAR, DATASEC or a tag)");
