@@ -238,7 +238,7 @@ int btf2btf__implicit_arg(const struct btf *btf, uint32_t proto_id)
 	struct b2b_btf v;
 	int idx;
 
-	/* read where libbpf holds it (the library's own BTF is native) */
+	/* read where libbpf keeps its types and strings */
 	if (!btf || b2b_btf_of_libbpf(&v, btf))
 		return -EINVAL;
 	t = b2b_btf_type_by_id(&v, proto_id);

@@ -225,6 +225,12 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 	*out = b2b_btf_libbpf(&base);
 	if (*out)
 		base.lib = NULL;	/* theirs now */
+	else if (b2b_btf_wide_id(&base))
+		err = b2b_errno(&log, -EOPNOTSUPP,
+				"base BTF: type [%u] has vlen %u, more than the %u libbpf holds: it cannot be lent as libbpf's (give it to each object as a path)",
+				b2b_btf_wide_id(&base),
+				b2b_vlen(b2b_btf_type_by_id(&base, b2b_btf_wide_id(&base))),
+				B2B_LIBBPF_MAX_VLEN);
 	else
 		err = b2b_errno(&log, errno ? -errno : -ENOMEM, "base BTF: cannot parse BTF: %s",
 				strerror(errno ? errno : ENOMEM));
@@ -242,8 +248,7 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 	int err;
 
 	if (lent_base) {
-		/* read in place, where libbpf holds it (native, as the library
-		 * lends it: btf2btf__load_base()) */
+		/* read where libbpf keeps its types and strings: no copy */
 		err = b2b_btf_of_libbpf(&b->base, lent_base);
 		if (err)
 			return b2b_errno(&b->log, err, "base BTF %s: cannot read it: %s",
