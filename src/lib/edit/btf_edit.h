@@ -24,7 +24,7 @@
  * occurrence), so the output is the one the libbpf path gives.
  */
 struct b2b_ext {
-	const struct b2b_btf *orig;		/* the BTF as read: never modified */
+	const struct b2b_btf *orig;	/* the BTF as read: never modified */
 	struct btf *btf;		/* the new types; local id i is first_id + i - 1 */
 	__u32 first_id;			/* b2b_btf_type_cnt(orig) */
 	__u32 start;			/* first id of orig's own (split) part */
@@ -70,7 +70,7 @@ struct b2b_edit {
 	void *data;		/* changed: the result laid out (b2b_malloc'd, the caller's) */
 	size_t size;
 	/* the edit's own */
-	const struct b2b_btf *btf;			/* as read: never modified */
+	const struct b2b_btf *btf;		/* as read: never modified */
 	const struct b2b_tag_index *tags;	/* of btf */
 	const struct b2b_log *log;
 	struct b2b_ext ext;	/* what the edit adds and repoints */

@@ -18,7 +18,7 @@ struct b2b_plan {
 };
 
 struct b2b_plan_input {
-	const struct b2b_btf *btf;			/* as read */
+	const struct b2b_btf *btf;		/* as read */
 	const struct b2b_name_index *names;	/* of btf */
 	const struct b2b_name_index *base_names;	/* NULL unless split */
 	const struct b2b_tag_index *tags;
