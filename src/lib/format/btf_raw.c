@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Raw BTF indexing, word classes and string tables for the post-passes. */
+/* The post-passes' outputs, buffers and string tables. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Raw BTF as the post-passes (dedup, sort, distill) read and write it:
- * native-endian bytes, one BTF's own types indexed by id, every 32-bit word
- * of a type classified (name offset, type id, plain value) so that hashing,
- * comparing and renumbering are written once for every kind.
+ * What the post-passes (dedup, sort, distill) share beyond the model they
+ * read (btf_model.h): every 32-bit word of a type classified (name offset,
+ * type id, plain value) so that hashing, comparing and renumbering are
+ * written once for every kind; their output (new bytes and an id map); the
+ * string tables and buffers they write.
  */
 #ifndef BTF2BTF_BTF_RAW_H
 #define BTF2BTF_BTF_RAW_H
