@@ -222,7 +222,7 @@ static const struct btf_type *prefetch_func(const struct view *v, const struct b
 	return proto;
 }
 
-/* The types from start on, walked in id order (next_type()) once: each is
+/* The types from start on, walked in id order once (through the index): each is
  * found AHEAD - 1 ids before it is checked, its far reads started then, and
  * kept in a ring (with its FUNC_PROTO when a FUNC) until its turn. */
 static int check_types(const struct view *v, __u32 start, const char *what,
