@@ -10,17 +10,40 @@
 #include "elf_file.h"
 #include "libbpf_compat.h"
 
+/* Why h is not the native 24-byte form over size bytes, NULL when it is. */
+static const char *hdr_refusal(const struct b2b_btf_hdr *h, size_t size)
+{
+	if (h->magic != B2B_BTF_MAGIC || h->hdr_len != B2B_BTF_HDR_LEN || h->type_off % 4 ||
+	    (__u64)h->type_off + h->type_len > size - h->hdr_len ||
+	    (__u64)h->str_off + h->str_len > size - h->hdr_len)
+		return "not the native form";
+	return NULL;
+}
+
+/* Why strs[0, str_len) are not strings as libbpf reads them
+ * (NUL-terminated; "" at offset 0 unless split: a split BTF may have none
+ * of its own), NULL when they are. */
+static const char *strs_refusal(const char *strs, __u32 str_len, const struct b2b_btf *base)
+{
+	if (!str_len && !base)
+		return "it has no strings";
+	if (str_len && strs[str_len - 1])
+		return "its last string is not NUL-terminated";
+	if (str_len && !base && strs[0])
+		return "its strings do not start with \"\" (split BTF, read without its base?)";
+	return NULL;
+}
+
 /*
- * Index types[0, type_len) and check strs[0, str_len) as libbpf reads
- * strings (NUL-terminated; "" at offset 0 unless split: a split BTF may
- * have none of its own). v->data and v->hdr are the caller's to set.
+ * Index types[0, type_len) and check strs[0, str_len) (strs_refusal()).
+ * v->data and v->hdr are the caller's to set.
  */
 static int index_parts(struct b2b_btf *v, const char *types, __u32 type_len, const char *strs,
 		       __u32 str_len, const struct b2b_btf *base)
 {
 	__u32 cap;
 
-	if ((uintptr_t)types % 4 || (str_len ? strs[str_len - 1] || (!base && strs[0]) : !base))
+	if ((uintptr_t)types % 4 || strs_refusal(strs, str_len, base))
 		return -EINVAL;
 	v->types = types;
 	v->strs = strs;
@@ -59,9 +82,7 @@ int b2b_btf_open(struct b2b_btf *v, const void *data, size_t size, const struct 
 	if (size < sizeof(h))
 		return -EINVAL;
 	memcpy(&h, data, sizeof(h));
-	if (h.magic != B2B_BTF_MAGIC || h.hdr_len != B2B_BTF_HDR_LEN ||
-	    h.type_off % 4 || (__u64)h.type_off + h.type_len > size - h.hdr_len ||
-	    (__u64)h.str_off + h.str_len > size - h.hdr_len)
+	if (hdr_refusal(&h, size))
 		return -EINVAL;
 	v->hdr = h;
 	err = index_parts(v, d + h.hdr_len + h.type_off, h.type_len, d + h.hdr_len + h.str_off,
@@ -78,23 +99,15 @@ int b2b_btf_open(struct b2b_btf *v, const void *data, size_t size, const struct 
 const char *b2b_btf_refusal(const void *data, size_t size, const struct b2b_btf *base)
 {
 	struct b2b_btf_hdr h;
-	const char *strs;
+	const char *why;
 
 	if (size < sizeof(h) || (uintptr_t)data % 4)
 		return "not the native form";
 	memcpy(&h, data, sizeof(h));
-	strs = (const char *)data + h.hdr_len + h.str_off;
-	if (h.magic != B2B_BTF_MAGIC || h.hdr_len != B2B_BTF_HDR_LEN || h.type_off % 4 ||
-	    (__u64)h.type_off + h.type_len > size - h.hdr_len ||
-	    (__u64)h.str_off + h.str_len > size - h.hdr_len)
-		return "not the native form";
-	if (!h.str_len && !base)
-		return "it has no strings";
-	if (h.str_len && strs[h.str_len - 1])
-		return "its last string is not NUL-terminated";
-	if (h.str_len && !base && strs[0])
-		return "its strings do not start with \"\" (split BTF, read without its base?)";
-	return "a type runs past the type section";
+	why = hdr_refusal(&h, size);
+	if (!why)
+		why = strs_refusal((const char *)data + h.hdr_len + h.str_off, h.str_len, base);
+	return why ? why : "a type runs past the type section";
 }
 
 int b2b_btf_open_owned(struct b2b_btf *v, void *data, size_t size, const struct b2b_btf *base)
