@@ -31,6 +31,34 @@ void cli_heap_init(void)
 	mallopt(M_TRIM_THRESHOLD, 2 * RESERVE_MAX);
 }
 
+/*
+ * What comes before the region's first huge page faults 4 KB at a time,
+ * and the run's first tables would go there. The region is shrunk in
+ * place to end there and kept (its pages never touched but for malloc's
+ * header): the rest, given back to the top of the heap, starts at the
+ * first huge page. In glibc a chunk carries two words before the memory
+ * it gives and shrinks where it is; when it moved (another allocator),
+ * it is given back and only the speed is lost. Kept for the process's
+ * life, reachable (leak checkers).
+ */
+static char *held;
+
+static void hold_below(char *region, uintptr_t start)
+{
+	size_t words = 2 * sizeof(size_t);
+	uintptr_t at = (uintptr_t)region;
+
+	if (start - at < 4 * words) {
+		free(region);
+		return;
+	}
+	held = realloc(region, start - at - words);
+	if ((uintptr_t)held != at) {
+		free(held);
+		held = NULL;
+	}
+}
+
 void cli_heap_reserve(const char *const *paths, size_t n)
 {
 	size_t total = 0, want;
@@ -51,7 +79,10 @@ void cli_heap_reserve(const char *const *paths, size_t n)
 		return;
 	start = ((uintptr_t)region + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	end = ((uintptr_t)region + want) & ~(HUGE_PAGE - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
-	free(region);
+	if (end <= start) {
+		free(region);
+		return;
+	}
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
+	hold_below(region, start);
 }
