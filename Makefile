@@ -85,7 +85,7 @@ LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c name_index.c \
 		   btf_ids.c kernel_sets.c btf_input.c btf_check.c kfuncs.c btf_relocate.c split_check.c \
 		   plan.c \
 		   btf_edit.c \
-		   btf_dedup.c btf_sort.c btf_distill.c post.c \
+		   btf_dedup.c btf_dedup_hash.c btf_dedup_fold.c btf_sort.c btf_distill.c post.c \
 		   load.c distilled.c transform.c handle.c write.c
 CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
 		   kfunc_decl.c kfunc_table.c kfunc_history.c

@@ -502,6 +502,18 @@ static void test_resolved_btf_ids_refused(void **state)
 
 /* ---- dedup ---- */
 
+/* b2b_dedup(), *full: whether btf__dedup() decided. */
+static int dedup_fast(const void *raw, size_t size, const struct b2b_btf *base, __u32 first_new,
+		      struct b2b_pass_out *o, bool *full)
+{
+	enum b2b_dedup_way way;
+	int err = b2b_dedup(raw, size, base, first_new, o, &way);
+
+	if (full)
+		*full = way == B2B_DEDUP_FULL;
+	return err;
+}
+
 static void check_dedup_equivalent(const void *raw, size_t size, const struct btf *base,
 				   __u32 first_new, bool expect_full)
 {
@@ -509,7 +521,7 @@ static void check_dedup_equivalent(const void *raw, size_t size, const struct bt
 	struct btf *a, *b;
 	bool went_full;
 
-	assert_int_equal(ON_MODEL(base, b2b_dedup(raw, size, m, first_new, &fast, &went_full)), 0);
+	assert_int_equal(ON_MODEL(base, dedup_fast(raw, size, m, first_new, &fast, &went_full)), 0);
 	assert_int_equal(ON_MODEL(base, b2b_dedup_full(raw, size, m, &full)), 0);
 	if (expect_full)
 		assert_true(went_full);
@@ -528,6 +540,31 @@ static void check_dedup_equivalent(const void *raw, size_t size, const struct bt
 	btf__free(b);
 	b2b_pass_out_free(&fast);
 	b2b_pass_out_free(&full);
+}
+
+/*
+ * Whether b2b_dedup() took the fold mode; if so, what it wrote and its id
+ * map are btf__dedup()'s, byte for byte.
+ */
+static bool check_fold_identical(const void *raw, size_t size, const struct btf *base,
+				 __u32 first_new)
+{
+	struct b2b_pass_out o, f;
+	enum b2b_dedup_way way;
+
+	assert_int_equal(ON_MODEL(base, b2b_dedup(raw, size, m, first_new, &o, &way)), 0);
+	assert_int_equal(ON_MODEL(base, b2b_dedup_full(raw, size, m, &f)), 0);
+	if (way == B2B_DEDUP_FOLD) {
+		assert_non_null(o.data);
+		assert_int_equal(o.size, f.size);
+		assert_memory_equal(o.data, f.data, f.size);
+		assert_int_equal(o.nr_map, f.nr_map);
+		for (__u32 id = 1; id < o.nr_map; id++)
+			assert_int_equal(o.map[id], f.map[id]);
+	}
+	b2b_pass_out_free(&o);
+	b2b_pass_out_free(&f);
+	return way == B2B_DEDUP_FOLD;
 }
 
 static unsigned int rnd_state = 12345;
@@ -670,7 +707,7 @@ static void test_dedup_random_matches_btf_dedup(void **state)
 		bool full;
 
 		check_dedup_equivalent(raw, size, NULL, first_new, false);
-		assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+		assert_int_equal(dedup_fast(raw, size, NULL, first_new, &o, &full), 0);
 		hash_path += !full;
 		b2b_pass_out_free(&o);
 		btf__free(btf);
@@ -689,7 +726,7 @@ static void dedup_then_sort(const void *raw, size_t size, __u32 first_new, void 
 	size_t cur_size = size;
 	bool full;
 
-	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &d, &full), 0);
+	assert_int_equal(dedup_fast(raw, size, NULL, first_new, &d, &full), 0);
 	if (d.data) {
 		cur = d.data;
 		cur_size = d.size;
@@ -772,14 +809,16 @@ static void test_dedup_fixtures(void **state)
 		btf__free(orig);
 		btf2btf__close(b);
 	}
-	/* split: the fixture module repeats base types (not deduplicated): full path */
+	/* split: the fixture module repeats base types (not deduplicated
+	 * against it): folded as btf__dedup() folds them */
 	{
 		struct btf *bbtf = th_parse(th_fixture("split.o"), NULL);
 		struct btf *mbtf = th_parse(th_fixture("split.o.ko"), bbtf);
 		size_t size;
 		const void *raw = raw_of(mbtf, &size);
 
-		check_dedup_equivalent(raw, size, bbtf, btf__type_cnt(mbtf) - 2, true);
+		check_dedup_equivalent(raw, size, bbtf, btf__type_cnt(mbtf) - 2, false);
+		assert_true(check_fold_identical(raw, size, bbtf, btf__type_cnt(mbtf) - 2));
 		btf__free(mbtf);
 		btf__free(bbtf);
 	}
@@ -806,7 +845,7 @@ static void test_dedup_old_duplicates_fall_back(void **state)
 	btf__add_func_proto(btf, i_int);	/* what a transform appends: a copy */
 	raw = raw_of(btf, &size);
 	check_dedup_equivalent(raw, size, NULL, first_new, true);
-	assert_int_equal(b2b_dedup(raw, size, NULL, first_new, &o, &full), 0);
+	assert_int_equal(dedup_fast(raw, size, NULL, first_new, &o, &full), 0);
 	assert_true(full);
 	assert_int_equal(o.map[3], 2);	/* the second array folded into the first */
 	assert_int_equal(o.map[first_new], o.map[proto]);
@@ -842,7 +881,7 @@ static void test_dedup_random_split_matches_btf_dedup(void **state)
 		append_like_transform(mod, base_cnt, first_new);
 		raw = raw_of(mod, &size);
 		check_dedup_equivalent(raw, size, base, first_new, false);
-		assert_int_equal(ON_MODEL(base, b2b_dedup(raw, size, m, first_new, &o, &full)), 0);
+		assert_int_equal(ON_MODEL(base, dedup_fast(raw, size, m, first_new, &o, &full)), 0);
 		hash_path += !full;
 		for (__u32 id = first_new; !full && o.map && id < o.nr_map; id++)
 			to_base += o.map[id] < base_cnt;
@@ -908,6 +947,7 @@ static void test_dedup_split_on_undeduplicated_base(void **state)
 		__u32 first_new;
 		bool full;
 		__u32 new_maps_to;	/* the first new type's id in the result, 0: not checked */
+		bool fold;		/* fold mode decides it, as btf__dedup() would */
 	} cases[] = {
 		{ "new types equal to no base type: the base's duplicates change nothing",
 		  { T_STRUCT,
@@ -924,11 +964,11 @@ static void test_dedup_split_on_undeduplicated_base(void **state)
 		    0, INFO(BTF_KIND_FUNC_PROTO, 1), 1, 13, 1,	/* [9] int (int x) */
 		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
 		  14, 9, false, 7 },
-		{ "an own struct equal to a base struct whose name is at another offset",
+		{ "an own struct equal to a base struct whose name is at another offset: btf__dedup() looks the name up at its first (fold mode)",
 		  { 15, INFO(BTF_KIND_STRUCT, 1), 4, 13, 1, 0,	/* [8] struct s { int x; } */
 		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 8,		/* [9] struct s (void) */
 		    17, INFO(BTF_KIND_FUNC, 1), 9 },		/* [10] f */
-		  12, 9, true, 0 },
+		  12, 9, false, 0, true },
 		{ "an old pointer equal to both base pointers",
 		  { 0, INFO(BTF_KIND_PTR, 0), 1,			/* [8] int * */
 		    0, INFO(BTF_KIND_FUNC_PROTO, 0), 8,		/* [9] int *(void) */
@@ -951,7 +991,9 @@ static void test_dedup_split_on_undeduplicated_base(void **state)
 
 		print_message("  %s\n", cases[i].what);
 		check_dedup_equivalent(raw, size, base, cases[i].first_new, cases[i].full);
-		assert_int_equal(ON_MODEL(base, b2b_dedup(raw, size, m, cases[i].first_new, &o, &full)), 0);
+		assert_int_equal(check_fold_identical(raw, size, base, cases[i].first_new),
+				 cases[i].fold);
+		assert_int_equal(ON_MODEL(base, dedup_fast(raw, size, m, cases[i].first_new, &o, &full)), 0);
 		assert_int_equal(full, cases[i].full);
 		if (cases[i].new_maps_to)
 			assert_int_equal(o.map ? o.map[cases[i].first_new] : cases[i].first_new,
@@ -962,6 +1004,185 @@ static void test_dedup_split_on_undeduplicated_base(void **state)
 	btf__free(base);
 	free(base_raw);
 #undef T_STRUCT
+}
+
+/* ---- fold mode: a split BTF not deduplicated against its base ---- */
+
+/* Mutable type id of a libbpf BTF (the tests patch what btf__add_*() made). */
+static __u32 *words_of(struct btf *btf, __u32 id)
+{
+	return (__u32 *)btf__type_by_id(btf, id);
+}
+
+/*
+ * A random base, as a kernel's: named and anonymous structs pointing at
+ * each other and at themselves, a union, enums, typedef chains, an array,
+ * protos and FUNCs; deduplicated.
+ */
+static struct btf *fold_base(void)
+{
+	struct btf *b = btf__new_empty();
+	int i_int = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int i_long = btf__add_int(b, "long", 8, BTF_INT_SIGNED), refs[32], nr = 0, s[10];
+
+	refs[nr++] = i_int;
+	refs[nr++] = btf__add_enum(b, "mode", 4);
+	btf__add_enum_value(b, "M_A", 0);
+	btf__add_enum_value(b, "M_B", 1);
+	refs[nr++] = btf__add_enum(b, NULL, 4);
+	btf__add_enum_value(b, "X_A", 3);
+	for (int i = 0; i < 10; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "s%d", i);
+		s[i] = btf__add_struct(b, i % 4 == 3 ? NULL : name, 16);
+		btf__add_field(b, "a", i_int, 0, 0);
+		btf__add_field(b, "b", i_int, 64, 0);
+	}
+	refs[nr++] = btf__add_union(b, "u0", 8);
+	btf__add_field(b, "x", i_long, 0, 0);
+	btf__add_field(b, "y", i_int, 0, 0);
+	for (int i = 0; i < 10; i++)
+		refs[nr++] = btf__add_ptr(b, s[i]);
+	refs[nr] = btf__add_typedef(b, "u32_t", i_int);
+	nr++;
+	refs[nr] = btf__add_typedef(b, "word_t", refs[nr - 1]);
+	nr++;
+	refs[nr++] = btf__add_typedef(b, "s0_p", refs[3 + 1]);
+	refs[nr++] = btf__add_array(b, i_int, i_int, 4);
+	refs[nr++] = btf__add_const(b, refs[3 + 2]);
+	/* the members: one of the above, or a struct before it by value */
+	for (int i = 0; i < 10; i++) {
+		__u32 *w = words_of(b, s[i]);
+
+		w[3 + 1] = refs[rnd(nr)];
+		w[3 + 3 + 1] = i && rnd(3) == 0 ? (__u32)s[rnd(i)] : (__u32)refs[rnd(nr)];
+	}
+	for (int i = 0; i < 6; i++) {
+		int proto = btf__add_func_proto(b, refs[rnd(nr)]);
+		char name[16];
+
+		btf__add_func_param(b, "p", refs[rnd(nr)]);
+		snprintf(name, sizeof(name), "fn%d", i);
+		btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
+	}
+	assert_int_equal(btf__dedup(b, NULL), 0);
+	return b;
+}
+
+/*
+ * Copies into mod of the base types reachable from from (at most max),
+ * their references pointed at the copies most of the time: a graph equal to
+ * the base's, as a module's BTF not deduplicated against its vmlinux has.
+ */
+static void copy_graph(struct btf *mod, const struct btf *base, __u32 from, __u32 max)
+{
+	__u32 n = btf__type_cnt(base), *copy = calloc(n, sizeof(*copy)), queue[64], head = 0, tail = 0;
+
+	assert_non_null(copy);
+	queue[tail++] = from;
+	copy[from] = UINT32_MAX;
+	while (head < tail) {
+		__u32 id = queue[head++];
+		const struct btf_type *t = btf__type_by_id(base, id);
+		const __u32 *w = (const __u32 *)t;
+
+		for (__u32 i = 2; i < b2b_type_words(t); i++) {
+			__u32 ref = w[i];
+
+			if (b2b_word_class(b2b_kind(t), i) != B2B_W_REF || !ref || copy[ref] ||
+			    tail == max || tail == 64)
+				continue;
+			copy[ref] = UINT32_MAX;
+			queue[tail++] = ref;
+		}
+	}
+	/* from a copy of base: adding the names to mod looks them up in base,
+	 * which must not move the type copied under libbpf's feet */
+	{
+		size_t size;
+		const void *raw = raw_of((struct btf *)base, &size);
+		struct btf *src = btf__new(raw, size);
+
+		assert_non_null(src);
+		for (__u32 i = 0; i < tail; i++) {
+			int id = btf__add_type(mod, src, btf__type_by_id(src, queue[i]));
+
+			assert_true(id > 0);
+			copy[queue[i]] = id;
+		}
+		btf__free(src);
+	}
+	for (__u32 i = 0; i < tail; i++) {
+		__u32 *w = words_of(mod, copy[queue[i]]);
+		const struct btf_type *t = (const struct btf_type *)w;
+
+		for (__u32 k = 2; k < b2b_type_words(t); k++)
+			if (b2b_word_class(b2b_kind(t), k) == B2B_W_REF && w[k] &&
+			    copy[w[k]] && copy[w[k]] != UINT32_MAX && rnd(5))
+				w[k] = copy[w[k]];
+	}
+	free(copy);
+}
+
+/* A random module on base: copies of base graphs, its own types, and now
+ * and then what btf__dedup() resolves by name (a forward declaration, an
+ * enum's) or by phase (a typedef). */
+static struct btf *fold_module(const struct btf *base)
+{
+	struct btf *mod = btf__new_empty_split((struct btf *)base);
+	__u32 n = btf__type_cnt(base);
+	int own, k = rnd(8);
+
+	assert_non_null(mod);
+	for (int c = 1 + rnd(3); c; c--)
+		copy_graph(mod, base, 1 + rnd(n - 1), 4 + rnd(16));
+	own = btf__add_struct(mod, "local", 8);
+	btf__add_field(mod, "p", btf__add_ptr(mod, btf__type_cnt(mod) - 1), 0, 0);
+	if (k == 0)
+		btf__add_ptr(mod, btf__add_fwd(mod, "s1", BTF_FWD_STRUCT));
+	if (k == 1)
+		btf__add_ptr(mod, btf__add_enum(mod, "mode", 4));
+	if (k == 2)
+		btf__add_typedef(mod, "u32_t", 1);
+	if (k == 3)
+		copy_graph(mod, base, 1 + rnd(n - 1), 30);
+	btf__add_func(mod, "own_fn", BTF_FUNC_GLOBAL, btf__add_func_proto(mod, own));
+	return mod;
+}
+
+/*
+ * What the fold mode decides is what btf__dedup() of the installed libbpf
+ * writes, byte for byte and id for id; where it cannot tell, it leaves the
+ * module to btf__dedup().
+ */
+static void test_dedup_fold_matches_btf_dedup(void **state)
+{
+	unsigned int folded = 0, fell_back = 0;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		struct btf *base = fold_base(), *mod = fold_module(base);
+		__u32 first_new = btf__type_cnt(mod);
+		size_t size;
+		const void *raw;
+
+		/* half of them with what a transform appends */
+		if (round % 2)
+			append_like_transform(mod, btf__type_cnt(base), first_new);
+		raw = raw_of(mod, &size);
+
+		if (check_fold_identical(raw, size, base, first_new))
+			folded++;
+		else
+			fell_back++;
+		btf__free(mod);
+		btf__free(base);
+	}
+	print_message("dedup fold: %u of 300 random modules decided as btf__dedup() decides, byte for byte, %u left to it\n",
+		      folded, fell_back);
+	assert_true(folded > 100);
+	assert_true(fell_back > 0);
 }
 
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
@@ -977,7 +1198,7 @@ static void test_dedup_sys_vmlinux(void **state)
 	if (!btf)
 		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
 	raw = raw_of(btf, &size);
-	assert_int_equal(b2b_dedup(raw, size, NULL, btf__type_cnt(btf), &o, &full), 0);
+	assert_int_equal(dedup_fast(raw, size, NULL, btf__type_cnt(btf), &o, &full), 0);
 	assert_false(full);
 	assert_null(o.data);
 	/* and btf__dedup() agrees: the same types, no id moves */
@@ -1312,7 +1533,7 @@ static void test_distill_pahole_module(void **state)
 	 * btf__dedup()'s either way.
 	 */
 	dup = has_base_duplicate(mod, full);
-	assert_int_equal(ON_MODEL(full, b2b_dedup(raw, size, m, btf__type_cnt(mod), &o, &went_full)), 0);
+	assert_int_equal(ON_MODEL(full, dedup_fast(raw, size, m, btf__type_cnt(mod), &o, &went_full)), 0);
 	assert_true(went_full == dup);
 	if (!went_full)
 		assert_null(o.data);	/* the hash path: nothing to fold */
@@ -1484,7 +1705,7 @@ static void test_malformed_raw(void **state)
 		case 3: h->magic = 0; break;
 		}
 		assert_int_equal(b2b_sort_by_name(bad, size, NULL, &o), -EINVAL);
-		assert_int_equal(b2b_dedup(bad, size, NULL, 2, &o, NULL), -EINVAL);
+		assert_int_equal(dedup_fast(bad, size, NULL, 2, &o, NULL), -EINVAL);
 		assert_int_equal(ON_MODEL(btf, b2b_distill_base(bad, size, m, &bo, &bs, &o)), -EINVAL);
 	}
 	assert_int_equal(b2b_sort_by_name(raw, 10, NULL, &o), -EINVAL);
@@ -1508,6 +1729,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_random_split_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_split_on_undeduplicated_base),
+		cmocka_unit_test(test_dedup_fold_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
 		cmocka_unit_test(test_sort_sys_vmlinux),
 		cmocka_unit_test(test_distill_split_fixture),

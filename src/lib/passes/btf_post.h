@@ -26,11 +26,20 @@ int b2b_sort_by_name(const void *data, size_t size, const struct b2b_btf *base,
  * referring to them are matched against the rest by hash. When that
  * assumption cannot be checked cheaply to hold (a new type of a kind that
  * takes a graph comparison, two equal old types, an old type that became
- * equal to another), libbpf's full btf__dedup() runs instead;
- * *full (may be NULL) says which ran. first_new = start id: always full.
+ * equal to another), a split BTF has btf__dedup()'s phases followed on the
+ * model (fold mode: an input not deduplicated against its base), and
+ * where their outcome is not certain, libbpf's full btf__dedup() runs;
+ * *way (may be NULL) says which decided. first_new = start id: never the
+ * hash path.
  */
+enum b2b_dedup_way {
+	B2B_DEDUP_HASH,		/* new types matched by hash */
+	B2B_DEDUP_FOLD,		/* btf__dedup()'s phases, on the model */
+	B2B_DEDUP_FULL,		/* libbpf's btf__dedup() */
+};
+
 int b2b_dedup(const void *data, size_t size, const struct b2b_btf *base, __u32 first_new,
-	      struct b2b_pass_out *out, bool *full);
+	      struct b2b_pass_out *out, enum b2b_dedup_way *way);
 
 /* Full dedup with libbpf's btf__dedup(), id map included. */
 int b2b_dedup_full(const void *data, size_t size, const struct b2b_btf *base,
@@ -63,7 +72,7 @@ struct b2b_post {
 	bool dedup, distill, sort;
 	/* out */
 	bool changed;		/* a pass changed the BTF */
-	bool full_dedup;	/* btf__dedup() ran, not the hash path */
+	enum b2b_dedup_way dedup_way;	/* what decided the dedup */
 	struct b2b_btf new_base;	/* the distilled base (its bytes owned), or empty */
 };
 

@@ -52,7 +52,7 @@ int b2b_post_run(struct b2b_post *p)
 	int err = 0;
 
 	if (p->dedup) {
-		err = b2b_dedup(p->btf.data, p->btf.size, base, p->first_new, &o, &p->full_dedup);
+		err = b2b_dedup(p->btf.data, p->btf.size, base, p->first_new, &o, &p->dedup_way);
 		if (!err)
 			step(p, &o);
 	}
@@ -108,8 +108,9 @@ int b2b_post_stage(struct b2b_post *p, const struct b2b_btf *read, const char *r
 				 p->dedup ? "deduplicate/sort" : "sort", strerror(-err));
 	if (p->dedup)
 		b2b_debug(log, "dedup: %s",
-			  p->full_dedup ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
-					: "new types matched by hash against the deduplicated input");
+			  p->dedup_way == B2B_DEDUP_FULL ? "libbpf's btf__dedup() (the input is not deduplicated, or a new type needs a graph comparison)"
+			  : p->dedup_way == B2B_DEDUP_FOLD ? "btf__dedup()'s phases on the model (the input is not deduplicated against its base)"
+			  : "new types matched by hash against the deduplicated input");
 	if (resolved_set && !is_identity(p->btf.map, p->btf.nr_map))
 		return b2b_errno(log, -EINVAL,
 				 "set8 %s in .BTF_ids is resolved already (resolve_btfids ran): dedup/sort/distill would renumber the types its ids name; run btf2btf before resolve_btfids",
