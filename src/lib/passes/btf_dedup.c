@@ -34,7 +34,6 @@ static void dedup_free(struct dedup *d)
 	free(d->own_named);
 	free(d->hypot);
 	free(d->hypot_list);
-	free(d->typedefs);
 	free(d->cands);
 	free(d->str_map);
 	free(d->strs);

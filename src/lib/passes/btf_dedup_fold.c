@@ -3,16 +3,18 @@
  * Stage 4 of the pipeline (open -> plan -> edit -> post-passes -> write):
  * dedup's fold mode.
  *
- * An input not deduplicated against its base (Debian's modules
- * carry copies of base types, struct module among them, which btf__dedup()
- * folds into the base's). btf__dedup()'s phases are followed as it runs
- * them (strings, primitive types, structs and unions by graph comparison,
- * forward declarations, reference types), on the model, without libbpf's
- * copy of the base. Where its outcome hangs on what differs between
- * libbpf's versions or on the order of its hash table (two candidates
- * equal, a graph comparison meeting a forward declaration or a second
- * hypothesis for a type, an own typedef with a candidate, an enum forward
- * declaration), 1: btf__dedup() decides.
+ * A split BTF not deduplicated against its base (Debian's modules carry
+ * copies of base types: 6.1's struct module and the types around it,
+ * 7.2's typedef chains), which btf__dedup() folds into the base's.
+ * btf__dedup()'s phases are followed in its order (strings; INT, FLOAT,
+ * FWD and enums; structs and unions by graph comparison; forward
+ * declarations; reference types), on the model, without libbpf's copy of
+ * the base; typedefs in the phase the running libbpf takes them
+ * (b2b_libbpf_typedef_dedup()). Where the outcome hangs on what differs
+ * between libbpf's versions or on the order of its hash table (two equal
+ * candidates, a graph comparison meeting a forward declaration or a second
+ * hypothesis for one type, an enum forward declaration, a typedef with a
+ * candidate under a libbpf not known), 1: btf__dedup() decides.
  */
 #include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "dedup_state.h"
 #include "btf_raw.h"
 #include "internal.h"
+#include "libbpf_compat.h"
 #include "name_index.h"
 
 /* A string of the own table, by content, and where it goes. */
@@ -440,104 +443,51 @@ static void hypot_merge(struct dedup *d)
 	}
 }
 
-/*
- * A typedef, which 7.3's libbpf compares in the struct phase by graph and
- * 1.1's with the reference types by the ids it resolved to: folded by the
- * graph into its one base candidate, when doing so maps no struct on the
- * way (what the graph comparison would do beside); fold_typedefs_agree()
- * checks the other way's answer once ids are resolved. An own candidate
- * (the phases' orders differ) or two: 1.
- */
-static int fold_typedef(struct dedup *d, __u32 id, const struct btf_type *t, size_t *cap)
+/* Whether btf__dedup() weighs candidate c for t in the struct phase. A
+ * typedef's candidates are found by name and info, and not the base's with
+ * 1.7; with a libbpf whose way is not known, any candidate is 1. */
+static int struct_phase_candidate(const struct dedup *d, const struct btf_type *t, __u32 c)
 {
-	__u32 one = 0, n = 0, nr;
-	int eq, err = named_cands(d, t, id, &nr);
+	const struct btf_type *ct = type_of(d, c);
 
-	if (err)
-		return err;
-	for (__u32 i = 0; i < nr; i++) {
-		const struct btf_type *ct = type_of(d, d->cands[i]);
-
-		if (ct->info != t->info || !same_name(d, ct, t))
-			continue;
-		if (d->cands[i] >= d->r.start_id)
-			return 1;
-		one = d->cands[i];
-		n++;
-	}
-	d->map[id] = id;
-	if (!n)
+	if (b2b_kind(t) != BTF_KIND_TYPEDEF)
+		return shallow_equal_struct(d, t, ct);
+	if (ct->info != t->info || !same_name(d, ct, t))
 		return 0;
-	if (n > 1)
-		return 1;
-	hypot_clear(d);
-	eq = fold_equiv(d, id, one, 0);
-	if (eq == FOLD_UNKNOWN)
-		return 1;
-	for (__u32 i = 0; eq && i < d->nr_hypot; i++) {
-		__u32 t_id = resolve_id(d, d->hypot[d->hypot_list[i]]);
-
-		if (is_composite_kind(b2b_kind(type_of(d, t_id))) && !mapped(d, t_id))
-			return 1;
-	}
-	err = b2b_grow((void **)&d->typedefs, cap, d->nr_typedefs + 1, sizeof(*d->typedefs));
-	if (err)
-		return err;
-	d->typedefs[d->nr_typedefs++] = (__u64)id << 32 | one;
-	if (eq)
-		d->map[id] = one;
-	return 0;
-}
-
-/* Once every id is resolved: each typedef folded by the graph resolves to
- * what its candidate does (1.1's answer too), and one that stayed does not;
- * no two fold into one base typedef. Else 1. */
-static int fold_typedefs_agree(struct dedup *d)
-{
-	for (__u32 i = 0; i < d->nr_typedefs; i++) {
-		__u32 id = (__u32)(d->typedefs[i] >> 32), c = (__u32)d->typedefs[i];
-		bool same = resolve_id(d, type_of(d, id)->type) == resolve_id(d, type_of(d, c)->type);
-
-		if (same != (d->map[id] == c))
-			return 1;
-		for (__u32 j = 0; j < i && same; j++)
-			if ((__u32)d->typedefs[j] == c && d->map[(__u32)(d->typedefs[j] >> 32)] == c)
-				return 1;
-	}
-	return 0;
+	if (d->typedef_way == B2B_TYPEDEF_UNKNOWN)
+		return -1;
+	return d->typedef_way != B2B_TYPEDEF_STRUCT_PHASE_NO_BASE || c >= d->r.start_id;
 }
 
 /*
- * btf_dedup_struct_types(): in id order, a struct or union not mapped yet
- * folds into the candidate (a base one, or an own one before it that
- * stayed, of the same name and layout) whose graph equals its own. Two
- * equal candidates: the hash table's order decides, 1.
+ * btf_dedup_struct_types(): in id order, a struct or union (and a typedef,
+ * where libbpf deduplicates them in this phase) not mapped yet folds into
+ * the candidate (a base one, or an own one before it that stayed) whose
+ * graph equals its own, and the graph comparison's hypotheses are merged.
+ * Two equal candidates: the hash table's order decides, 1.
  */
 static int fold_structs(struct dedup *d)
 {
-	size_t typedefs_cap = 0;
+	bool typedefs = d->typedef_way != B2B_TYPEDEF_REF_PHASE;
 
 	for (__u32 id = d->r.start_id; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
-		__u32 kind = b2b_kind(t), chosen = 0, n = 0;
-		__u32 nr;
+		__u32 kind = b2b_kind(t), chosen = 0, n = 0, nr;
 		int eq;
 
-		if ((!is_composite_kind(kind) && kind != BTF_KIND_TYPEDEF) || mapped(d, id))
+		if ((!is_composite_kind(kind) && !(typedefs && kind == BTF_KIND_TYPEDEF)) ||
+		    mapped(d, id))
 			continue;
-		if (kind == BTF_KIND_TYPEDEF) {
-			eq = fold_typedef(d, id, t, &typedefs_cap);
-			if (eq)
-				return eq;
-			continue;
-		}
 		eq = named_cands(d, t, id, &nr);
 		if (eq)
 			return eq;
 		for (__u32 i = 0; i < nr; i++) {
 			__u32 c = d->cands[i];
 
-			if (!shallow_equal_struct(d, t, type_of(d, c)))
+			eq = struct_phase_candidate(d, t, c);
+			if (eq < 0)
+				return 1;
+			if (!eq)
 				continue;
 			hypot_clear(d);
 			eq = fold_equiv(d, id, c, 0);
@@ -608,6 +558,7 @@ static int fold_ref(struct dedup *d, __u32 id, __u32 depth)
 	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_PTR:
 	case BTF_KIND_FUNC: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG: case BTF_KIND_ARRAY:
 	case BTF_KIND_FUNC_PROTO:
+	case BTF_KIND_TYPEDEF:	/* up to libbpf 1.5; later ones mapped it before */
 		break;
 	default:
 		return 1;	/* libbpf: -EINVAL */
@@ -636,6 +587,7 @@ int b2b_dedup_fold(struct dedup *d, bool *changed)
 	if (start <= 1 || d->cnt >= FOLD_BUSY)
 		return 1;
 	d->fold = true;
+	d->typedef_way = b2b_libbpf_typedef_dedup();
 	for (__u32 id = start; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
 
@@ -673,8 +625,6 @@ int b2b_dedup_fold(struct dedup *d, bool *changed)
 	if (err)
 		return err;
 	flatten_map(d);
-	if (fold_typedefs_agree(d))
-		return 1;
 	/* the strings are rebuilt whether a type went or not */
 	*changed = true;
 	return 0;

@@ -52,8 +52,7 @@ struct dedup {
 	__u32 *hypot_list, nr_hypot;
 	__u32 *cands;		/* named_cands()'s */
 	size_t cands_cap;
-	__u64 *typedefs;	/* own typedef << 32 | its one base candidate */
-	__u32 nr_typedefs;
+	int typedef_way;	/* enum b2b_typedef_dedup: the running libbpf's */
 	__u32 *str_map;		/* own string offset - base_str_len -> new offset */
 	char *strs;		/* the own strings, as btf__dedup() rebuilds them */
 	__u32 str_len;

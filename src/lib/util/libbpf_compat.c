@@ -5,6 +5,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>	/* libbpf_major_version() */
+
 #include "libbpf_compat.h"
 
 #ifndef B2B_HAVE_BTF_EXT__RAW_DATA
@@ -58,4 +60,19 @@ void b2b_btf_set_kind_flag(struct btf *btf, __u32 id)
 	 * btf__add_type_attr() came later); the type is btf's own, modifiable
 	 * since btf__add_*() made it */
 	((struct btf_type *)btf__type_by_id(btf, id))->info |= 1U << 31;
+}
+
+enum b2b_typedef_dedup b2b_libbpf_typedef_dedup(void)
+{
+	__u32 major = libbpf_major_version(), minor = libbpf_minor_version();
+
+	if (major != 1)
+		return B2B_TYPEDEF_UNKNOWN;
+	if (minor <= 5)
+		return B2B_TYPEDEF_REF_PHASE;
+	if (minor == 7)
+		return B2B_TYPEDEF_STRUCT_PHASE_NO_BASE;
+	if (minor == 8)
+		return B2B_TYPEDEF_STRUCT_PHASE;
+	return B2B_TYPEDEF_UNKNOWN;
 }

@@ -26,4 +26,22 @@ const void *b2b_btf_ext_raw(const struct btf_ext *ext, __u32 *size);
  * for BTF type and decl tags"). */
 void b2b_btf_set_kind_flag(struct btf *btf, __u32 id);
 
+/*
+ * How the running libbpf's btf__dedup() deduplicates a typedef (the fold
+ * mode follows it): with the reference types, equal when the type it names
+ * resolved to the same (up to 1.5); in the struct phase by graph
+ * comparison, the base's typedefs found (1.8, 7.3's tools/lib/bpf); in the
+ * struct phase with the base's typedefs hashed as reference types, so
+ * never found (1.7: btf_dedup_prep() and btf_dedup_struct_type() hash them
+ * apart). Other versions: not known.
+ */
+enum b2b_typedef_dedup {
+	B2B_TYPEDEF_REF_PHASE,
+	B2B_TYPEDEF_STRUCT_PHASE,
+	B2B_TYPEDEF_STRUCT_PHASE_NO_BASE,
+	B2B_TYPEDEF_UNKNOWN,
+};
+
+enum b2b_typedef_dedup b2b_libbpf_typedef_dedup(void);
+
 #endif /* BTF2BTF_LIBBPF_COMPAT_H */
