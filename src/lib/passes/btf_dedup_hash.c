@@ -62,11 +62,13 @@ static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 #define KEY_WORDS 8
 
 /*
- * The base index's key: the info word and the first words after it that
- * are not names (type ids through d->map). Equal types (b2b_dedup_equal()) have
- * equal keys whatever their string offsets: a name equal in content may sit
- * at another offset (a string table not deduplicated, or a split BTF's own
- * copy of a base string), so no name is read.
+ * The base index's key: the type's name, the info word and the first words
+ * after it that are not names (type ids through d->map). Equal types
+ * (b2b_dedup_equal()) have equal keys whatever their string offsets: a name
+ * equal in content may sit at another offset (a string table not
+ * deduplicated, or a split BTF's own copy of a base string), so the name
+ * is hashed by its content. Without it a module's FUNC had the key of
+ * every base FUNC of its prototype (hundreds for int (void)).
  */
 static __u32 bucket_of(const struct base_index *x, __u32 key)
 {
@@ -76,7 +78,9 @@ static __u32 bucket_of(const struct base_index *x, __u32 key)
 static __u32 base_key(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t), h = w[1] * 0x9e3779b1u, n = 0;
+	const char *name = b2b_btf_name(&d->r, t);
+	__u32 words = b2b_type_words(t), n = 0;
+	__u32 h = (w[1] ^ b2b_hash_str(name, strlen(name))) * 0x9e3779b1u;
 	__u16 kind = b2b_kind(t);
 
 	for (__u32 i = 2; i < words && n < KEY_WORDS; i++) {
