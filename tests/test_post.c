@@ -1031,6 +1031,7 @@ static struct btf *fold_base(void)
 	btf__add_enum_value(b, "M_B", 1);
 	refs[nr++] = btf__add_enum(b, NULL, 4);
 	btf__add_enum_value(b, "X_A", 3);
+	refs[nr++] = btf__add_ptr(b, btf__add_enum(b, "state_e", 4));	/* a forward declaration */
 	for (int i = 0; i < 10; i++) {
 		char name[16];
 
@@ -1147,6 +1148,16 @@ static struct btf *fold_module(const struct btf *base)
 		btf__add_typedef(mod, "u32_t", 1);
 	if (k == 3)
 		copy_graph(mod, base, 1 + rnd(n - 1), 30);
+	if (k == 4) {
+		/* the full enum of a base forward declaration, which an own
+		 * pointer names: btf__dedup() points the base one at it */
+		int fwd = btf__find_by_name_kind(base, "state_e", BTF_KIND_ENUM);
+
+		assert_true(fwd > 0);
+		btf__add_enum(mod, "state_e", 4);
+		btf__add_enum_value(mod, "S_ON", 1);
+		btf__add_ptr(mod, fwd);
+	}
 	btf__add_func(mod, "own_fn", BTF_FUNC_GLOBAL, btf__add_func_proto(mod, own));
 	return mod;
 }

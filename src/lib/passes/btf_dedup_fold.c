@@ -252,7 +252,7 @@ static int named_cands(struct dedup *d, const struct btf_type *t, __u32 before, 
 	const __u64 *lists[2] = { d->named, d->own_named };
 	__u32 sizes[2] = { d->nr_named, d->nr_own_named }, h = name_hash(d, t);
 
-	*n = 0;
+	*n = d->nr_cands = 0;
 	for (int l = 0; l < 2; l++) {
 		for (__u32 i = b2b_first_of_key(lists[l], sizes[l], h);
 		     i < sizes[l] && (__u32)(lists[l][i] >> 32) == h; i++) {
@@ -265,6 +265,7 @@ static int named_cands(struct dedup *d, const struct btf_type *t, __u32 before, 
 			if (err)
 				return err;
 			d->cands[(*n)++] = c;
+			d->nr_cands = *n;
 		}
 	}
 	return 0;
@@ -299,6 +300,35 @@ static int enum_cands(struct dedup *d, __u32 id, const struct btf_type *t, __u32
 	return err;
 }
 
+/*
+ * Full enum t of id id, whose candidates (d->cands, from enum_cands())
+ * include forward declarations: btf__dedup() points each at t ("resolve
+ * canonical enum fwd to full enum"), a base one too, when no candidate
+ * equals t. 1 when one does.
+ */
+static int fwds_to_enum(struct dedup *d, __u32 id, const struct btf_type *t)
+{
+	__u32 n = 0;
+
+	for (__u32 i = 0; i < d->nr_cands; i++) {
+		const struct btf_type *ct = type_of(d, d->cands[i]);
+
+		if (!b2b_is_any_enum(ct) || !same_name(d, ct, t))
+			continue;
+		if (b2b_vlen(ct) && b2b_dedup_equal(d, t, ct))
+			return 1;
+	}
+	for (__u32 i = 0; i < d->nr_cands; i++) {
+		const struct btf_type *ct = type_of(d, d->cands[i]);
+
+		if (b2b_is_any_enum(ct) && !b2b_vlen(ct) && same_name(d, ct, t)) {
+			d->map[d->cands[i]] = id;
+			n++;
+		}
+	}
+	return !n;
+}
+
 /* btf_dedup_prim_types(): INT, FLOAT, FWD and enums, in id order, each
  * folded into the one type equal to it, base or own before it. */
 static int fold_prims(struct dedup *d)
@@ -319,14 +349,18 @@ static int fold_prims(struct dedup *d)
 				return err;
 
 			/* a forward declaration resolves to the one enum of its
-			 * name; a forward declaration of a full enum's name
-			 * would be pointed at it, as the table's order goes */
-			if (!b2b_vlen(t) ? n > 1 : fwds > 0)
-				return 1;
+			 * name (two: the table's order picks) */
 			if (!b2b_vlen(t)) {
+				if (n > 1)
+					return 1;
 				d->map[id] = n ? other : id;
 				continue;
 			}
+			/* a full enum's forward declarations are pointed at it,
+			 * when no enum equals it (else the order decides which
+			 * are met before the equal one) */
+			if (fwds && fwds_to_enum(d, id, t))
+				return 1;
 		}
 		err = b2b_dedup_lookup(d, id, &other);
 		if (err)

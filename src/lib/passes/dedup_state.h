@@ -51,6 +51,7 @@ struct dedup {
 	__u32 *hypot;		/* the graph comparison's hypotheses: id -> id */
 	__u32 *hypot_list, nr_hypot;
 	__u32 *cands;		/* named_cands()'s */
+	__u32 nr_cands;
 	size_t cands_cap;
 	int typedef_way;	/* enum b2b_typedef_dedup: the running libbpf's */
 	__u32 *str_map;		/* own string offset - base_str_len -> new offset */
