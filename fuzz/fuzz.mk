@@ -21,7 +21,7 @@ FUZZ_JOBS	?= 1
 FUZZ_DIR	:= build/fuzz
 FUZZ_BIN	:= $(FUZZ_DIR)/fuzz_btf2btf
 FUZZ_CFLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
-		   -fno-sanitize-recover=all
+		   -fno-sanitize-recover=all -DBTF2BTF_FUZZING
 FUZZ_LIB_OBJS	:= $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS))
 FUZZ_OBJS	:= $(FUZZ_LIB_OBJS) $(patsubst %,$(FUZZ_DIR)/obj/%.o,builder recipes relocation)
 FUZZ_CORPUS	:= $(FUZZ_DIR)/corpus

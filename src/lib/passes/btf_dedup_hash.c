@@ -58,6 +58,15 @@ static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 	return h;
 }
 
+/* Base type id (< d->r.start_id) of the walks over the base: its own
+ * types through the index, inline; those of its bases as type_of(). */
+static const struct btf_type *base_type(const struct dedup *d, __u32 id)
+{
+	const struct b2b_btf *base = d->r.base;
+
+	return id >= base->start_id ? b2b_btf_own_type(base, id) : type_of(d, id);
+}
+
 /* Words of a type its base key reads: enough to tell most types apart. */
 #define KEY_WORDS 8
 
@@ -251,7 +260,7 @@ static int scan_base(struct dedup *d)
 	for (__u32 id = 1; id < start && !err; id++) {
 		__u32 key;
 
-		t = type_of(d, id);
+		t = base_type(d, id);
 		/* the kinds no wanted type has (most often FUNC: a module's
 		 * FUNCs point at its own FUNC_PROTOs) fail the pair filter
 		 * too, which the kind test spares them */
@@ -283,7 +292,7 @@ static int index_base(struct dedup *d)
 	if (!tmp)
 		return -ENOMEM;
 	for (__u32 id = 1; id < start; id++) {
-		t = type_of(d, id);
+		t = base_type(d, id);
 		if (d->kinds >> b2b_kind(t) & 1)
 			tmp[nr++] = (__u64)base_key(d, t) << 32 | id;
 	}
