@@ -249,12 +249,50 @@ static int check_types(const struct view *v, __u32 start, const char *what,
 	return 0;
 }
 
-/* Whether every type from start on passes check_type()'s checks of its own
- * words (names and type ids in range), FUNCs and decl tags aside. */
-static bool own_words_ok(const struct view *v, __u32 start)
+/* The FUNCs queued by types_ok(): each one's FUNC_PROTO (or what its type
+ * id names) and name, read AHEAD FUNCs after they were asked for. */
+struct func_ring {
+	const struct btf_type *protos[AHEAD];
+	const char *names[AHEAD];
+	__u32 queued, done;
+};
+
+static void queue_func(struct func_ring *r, const struct view *v, const struct btf_type *t)
+{
+	__u32 i = r->queued++ % AHEAD;
+
+	r->protos[i] = type_by_id(v, t->type);
+	r->names[i] = b2b_btf_str(v->btf, t->name_off);
+	__builtin_prefetch(r->protos[i]);
+	__builtin_prefetch(r->names[i]);
+}
+
+/* The FUNCs queued but the last keep ones: a FUNC_PROTO each, a name not
+ * empty. */
+static bool funcs_ok(struct func_ring *r, __u32 keep)
+{
+	for (; r->queued - r->done > keep; r->done++) {
+		const struct btf_type *p = r->protos[r->done % AHEAD];
+
+		if (!p || !b2b_is_func_proto(p) || !*r->names[r->done % AHEAD])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * check_types()' verdict, without its messages, in one walk that reads each
+ * type's words in order: names and type ids in range (members and
+ * parameters in one OR), a FUNC's FUNC_PROTO and name once it is AHEAD
+ * FUNCs behind (far reads, started when it was met), a decl tag's
+ * component as check_type() sees it. check_types() runs only when this
+ * finds something, to say what.
+ */
+static bool types_ok(const struct view *v, __u32 start)
 {
 	const struct b2b_btf *btf = v->btf;
 	__u32 cnt = v->cnt, bad = 0;
+	struct func_ring r = { .queued = 0 };
 
 	for (__u32 id = start; id < cnt && !bad; id++) {
 		const struct btf_type *t = b2b_btf_own_type(btf, id);
@@ -264,9 +302,18 @@ static bool own_words_ok(const struct view *v, __u32 start)
 		bad |= !name_ok(v, t->name_off);
 		switch (b2b_kind(t)) {
 		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
-		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR: case BTF_KIND_FUNC:
-		case BTF_KIND_DECL_TAG:
+		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR:
 			bad |= !id_ok(t->type, cnt);
+			break;
+		case BTF_KIND_FUNC:
+			bad |= !id_ok(t->type, cnt) || !name_ok(v, t->name_off);
+			if (!bad) {
+				queue_func(&r, v, t);
+				bad |= !funcs_ok(&r, AHEAD - 1);
+			}
+			break;
+		case BTF_KIND_DECL_TAG:
+			bad |= check_type(v, id, t, NULL, "", NULL) != 0;
 			break;
 		case BTF_KIND_ARRAY:
 			bad |= !id_ok(w[3], cnt) | !id_ok(w[4], cnt);
@@ -292,51 +339,7 @@ static bool own_words_ok(const struct view *v, __u32 start)
 			break;
 		}
 	}
-	return !bad;
-}
-
-/*
- * check_types()' verdict, without its messages: the bulk of the checks in
- * one walk that reads each type's words in order (own_words_ok()), then a
- * walk over the FUNCs (a FUNC_PROTO each, a name not empty: reads far from
- * them, started AHEAD FUNCs early) and the decl tags. check_types() runs
- * only when this finds something, to say what.
- */
-static bool types_ok(const struct view *v, __u32 start)
-{
-	const struct btf_type *protos[AHEAD];
-	const char *names[AHEAD];
-	__u32 queued = 0, done = 0;
-
-	if (!own_words_ok(v, start))
-		return false;
-	for (__u32 id = start; id <= v->cnt; id++) {
-		const struct btf_type *t = id < v->cnt ? b2b_btf_own_type(v->btf, id) : NULL;
-
-		if (t && b2b_kind(t) == BTF_KIND_DECL_TAG) {
-			if (check_type(v, id, t, NULL, "", NULL))
-				return false;
-			continue;
-		}
-		if (t && b2b_kind(t) != BTF_KIND_FUNC)
-			continue;
-		if (t) {
-			/* own_words_ok() saw its type id and name in range */
-			protos[queued % AHEAD] = type_by_id(v, t->type);
-			names[queued % AHEAD] = b2b_btf_str(v->btf, t->name_off);
-			__builtin_prefetch(protos[queued % AHEAD]);
-			__builtin_prefetch(names[queued % AHEAD]);
-			queued++;
-		}
-		/* the oldest, once AHEAD - 1 are queued behind it (all at the end) */
-		for (; done < queued && (queued - done >= AHEAD || !t); done++) {
-			const struct btf_type *p = protos[done % AHEAD];
-
-			if (!p || !b2b_is_func_proto(p) || !*names[done % AHEAD])
-				return false;
-		}
-	}
-	return true;
+	return !bad && funcs_ok(&r, 0);
 }
 
 int b2b_check_btf_types(const struct b2b_btf *btf, const char *what, const struct b2b_log *log)

@@ -24,16 +24,25 @@ static long pointer_size(const struct b2b_btf *btf)
 {
 	static const char *const longs[] = { "long", "long int", "unsigned long",
 					     "long unsigned int", "unsigned long int" };
-	__u32 nr = b2b_btf_type_cnt(btf);
+	const struct b2b_btf *chain[8];
+	int depth = 0;
 
-	for (__u32 id = 1; id < nr; id++) {
-		const struct btf_type *t = b2b_btf_type_by_id(btf, id);
+	/* in id order, the outermost base first, each one's types through its
+	 * own index (a 7.3 vmlinux sorted by name has "long int" past 40,000) */
+	for (const struct b2b_btf *m = btf; m && depth < (int)ARRAY_SIZE(chain); m = m->base)
+		chain[depth++] = m;
+	while (depth--) {
+		const struct b2b_btf *m = chain[depth];
 
-		if (!b2b_is_int(t) || (t->size != 4 && t->size != 8))
-			continue;
-		for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
-			if (!strcmp(b2b_btf_name(btf, t), longs[i]))
-				return t->size;
+		for (__u32 id = m->start_id; id < b2b_btf_type_cnt(m); id++) {
+			const struct btf_type *t = b2b_btf_own_type(m, id);
+
+			if (!b2b_is_int(t) || (t->size != 4 && t->size != 8))
+				continue;
+			for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+				if (!strcmp(b2b_btf_name(m, t), longs[i]))
+					return t->size;
+		}
 	}
 	return sizeof(void *);
 }
