@@ -316,13 +316,13 @@ static bool types_ok(const struct view *v, __u32 start)
 			bad |= check_type(v, id, t, NULL, "", NULL) != 0;
 			break;
 		case BTF_KIND_ARRAY:
-			bad |= !id_ok(w[3], cnt) | !id_ok(w[4], cnt);
+			bad |= !id_ok(w[3], cnt) || !id_ok(w[4], cnt);
 			break;
 		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 			bad |= !elems_ok(v, w + 3, vlen, 3);
 			break;
 		case BTF_KIND_FUNC_PROTO:
-			bad |= !id_ok(t->type, cnt) | !elems_ok(v, w + 3, vlen, 2);
+			bad |= !id_ok(t->type, cnt) || !elems_ok(v, w + 3, vlen, 2);
 			break;
 		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: {
 			__u32 step = b2b_is_enum(t) ? 2 : 3;
