@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "btf_raw.h"
+#include "libbpf_compat.h"
 
 /*
  * The base types an own type can equal, by base_key(). The keys known before
@@ -53,7 +54,7 @@ struct dedup {
 	__u32 *cands;		/* named_cands()'s */
 	__u32 nr_cands;
 	size_t cands_cap;
-	int typedef_way;	/* enum b2b_typedef_dedup: the running libbpf's */
+	enum b2b_typedef_dedup typedef_way;	/* the running libbpf's */
 	__u32 *str_map;		/* own string offset - base_str_len -> new offset */
 	char *strs;		/* the own strings, as btf__dedup() rebuilds them */
 	__u32 str_len;
