@@ -47,16 +47,19 @@ static void hold_below(char *region, uintptr_t start)
 {
 	size_t words = 2 * sizeof(size_t);
 	uintptr_t at = (uintptr_t)region;
+	char *kept;
 
 	if (start - at < 4 * words) {
 		free(region);
 		return;
 	}
-	held = realloc(region, start - at - words);
-	if ((uintptr_t)held != at) {
-		free(held);
-		held = NULL;
-	}
+	kept = realloc(region, start - at - words);
+	if (!kept)
+		free(region);	/* not shrunk: still the region */
+	else if ((uintptr_t)kept != at)
+		free(kept);
+	else
+		held = kept;
 }
 
 void cli_heap_reserve(const char *const *paths, size_t n)
