@@ -306,7 +306,7 @@ static bool types_ok(const struct view *v, __u32 start)
 			bad |= !id_ok(t->type, cnt);
 			break;
 		case BTF_KIND_FUNC:
-			bad |= !id_ok(t->type, cnt) || !name_ok(v, t->name_off);
+			bad |= !id_ok(t->type, cnt);	/* its name: tested above */
 			if (!bad) {
 				queue_func(&r, v, t);
 				bad |= !funcs_ok(&r, AHEAD - 1);

@@ -242,17 +242,17 @@ static int index_named(struct dedup *d)
 }
 
 /*
- * The candidates btf__dedup() may weigh for t by name, in d->cands (*n of
- * them): the base types of a named kind whose name hashes as t's, then the
+ * The candidates btf__dedup() may weigh for t by name, in d->cands
+ * (d->nr_cands of them): the base types of a named kind whose name hashes as t's, then the
  * own ones before id that stand for themselves. Each phase checks the name
  * and what else it compares.
  */
-static int named_cands(struct dedup *d, const struct btf_type *t, __u32 before, __u32 *n)
+static int named_cands(struct dedup *d, const struct btf_type *t, __u32 before)
 {
 	const __u64 *lists[2] = { d->named, d->own_named };
 	__u32 sizes[2] = { d->nr_named, d->nr_own_named }, h = name_hash(d, t);
 
-	*n = d->nr_cands = 0;
+	d->nr_cands = 0;
 	for (int l = 0; l < 2; l++) {
 		for (__u32 i = b2b_first_of_key(lists[l], sizes[l], h);
 		     i < sizes[l] && (__u32)(lists[l][i] >> 32) == h; i++) {
@@ -261,11 +261,11 @@ static int named_cands(struct dedup *d, const struct btf_type *t, __u32 before, 
 
 			if (l && (c >= before || d->map[c] != c))
 				continue;
-			err = b2b_grow((void **)&d->cands, &d->cands_cap, *n + 1, sizeof(*d->cands));
+			err = b2b_grow((void **)&d->cands, &d->cands_cap, d->nr_cands + 1,
+				       sizeof(*d->cands));
 			if (err)
 				return err;
-			d->cands[(*n)++] = c;
-			d->nr_cands = *n;
+			d->cands[d->nr_cands++] = c;
 		}
 	}
 	return 0;
@@ -284,11 +284,10 @@ static bool same_name(const struct dedup *d, const struct btf_type *a, const str
 static int enum_cands(struct dedup *d, __u32 id, const struct btf_type *t, __u32 *nr, __u32 *one,
 		      __u32 *fwds)
 {
-	__u32 n;
-	int err = named_cands(d, t, id, &n);
+	int err = named_cands(d, t, id);
 
 	*nr = *one = *fwds = 0;
-	for (__u32 i = 0; i < n && !err; i++) {
+	for (__u32 i = 0; i < d->nr_cands && !err; i++) {
 		const struct btf_type *ct = type_of(d, d->cands[i]);
 
 		if (!b2b_is_any_enum(ct) || !same_name(d, ct, t))
@@ -506,16 +505,16 @@ static int fold_structs(struct dedup *d)
 
 	for (__u32 id = d->r.start_id; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
-		__u32 kind = b2b_kind(t), chosen = 0, n = 0, nr;
+		__u32 kind = b2b_kind(t), chosen = 0, n = 0;
 		int eq;
 
 		if ((!is_composite_kind(kind) && !(typedefs && kind == BTF_KIND_TYPEDEF)) ||
 		    mapped(d, id))
 			continue;
-		eq = named_cands(d, t, id, &nr);
+		eq = named_cands(d, t, id);
 		if (eq)
 			return eq;
-		for (__u32 i = 0; i < nr; i++) {
+		for (__u32 i = 0; i < d->nr_cands; i++) {
 			__u32 c = d->cands[i];
 
 			eq = struct_phase_candidate(d, t, c);
@@ -550,15 +549,15 @@ static int fold_fwds(struct dedup *d)
 {
 	for (__u32 id = d->r.start_id; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
-		__u32 one = 0, n = 0, nr;
+		__u32 one = 0, n = 0;
 		int err;
 
 		if (b2b_kind(t) != BTF_KIND_FWD || d->map[id] != id)
 			continue;
-		err = named_cands(d, t, UINT32_MAX, &nr);
+		err = named_cands(d, t, UINT32_MAX);
 		if (err)
 			return err;
-		for (__u32 i = 0; i < nr; i++) {
+		for (__u32 i = 0; i < d->nr_cands; i++) {
 			const struct btf_type *ct = type_of(d, d->cands[i]);
 
 			if (is_composite_kind(b2b_kind(ct)) && same_name(d, ct, t)) {
