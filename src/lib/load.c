@@ -179,6 +179,7 @@ static int parse_elf_btf(struct btf2btf *b, const struct b2b_btf *base, const ch
 		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
 				 sec.shdr.sh_type);
 	b->btf_index = sec.index;
+	b2b_elf_prefault(b->elf, sec.data, sec.size);
 	/* read in place when native: b->elf, which holds the bytes, goes
 	 * after b->btf */
 	return b2b_parse_btf(sec.data, sec.size, base, what, &b->btf, &b->fmt, &b->log);

@@ -76,6 +76,9 @@ int b2b_elf_sym_in(struct b2b_elf *e, const struct b2b_symtab *symtab, size_t i,
  * are the mapping's own (not converted or copied by libelf).
  */
 void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size);
+/* Map in at once the pages of [p, p + size) that lie in the file's mapping:
+ * bytes about to be read whole (a .BTF section). */
+void b2b_elf_prefault(const struct b2b_elf *e, const void *p, size_t size);
 
 /* Read a 32-bit word stored in the object's byte order. */
 uint32_t b2b_elf_word(const struct b2b_elf *e, const void *p);

@@ -92,9 +92,12 @@ int b2b_load_btf_file(const char *path, const struct b2b_btf *base, const char *
 			if (err == -ENOENT)
 				err = b2b_errno(&log, -ENOENT, "has no .BTF section");
 		}
-		if (!err)
+		if (!err) {
+			b2b_elf_prefault(e, sec.data, sec.size);
 			err = b2b_parse_btf(sec.data, sec.size, base, what, out, fmt, &log);
+		}
 	} else if (b2b_is_btf_magic(data, size)) {
+		b2b_elf_prefault(e, data, size);
 		err = b2b_parse_btf(data, size, base, what, out, fmt, &log);
 	} else {
 		err = b2b_errno(&log, -ENOEXEC, "neither an ELF object nor raw BTF");

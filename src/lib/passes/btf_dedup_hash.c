@@ -162,17 +162,33 @@ static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
 	return !refs_any_in(t, d->map, d->r.start_id, UINT32_MAX);
 }
 
-/* A filter on the first two words after the name (info; size or type id,
- * through d->map), which equal types share too: most base types fail it,
- * and are not keyed. */
+/*
+ * A filter on the info word and the next two words that are not names
+ * (sizes, values; type ids through d->map), which equal types share too:
+ * most base types fail it, and are not keyed. Two words, not one: an
+ * ARRAY's first is 0 and a FUNC_PROTO's its return type, which a thousand
+ * base types share; the element's or the first member's or parameter's
+ * type tells them apart.
+ */
 static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
-	__u32 v = w[2];
+	__u16 kind = b2b_kind(t);
+	__u32 v = w[2], second = 0, i = 0;
 
-	if (b2b_word_class(b2b_kind(t), 2) == B2B_W_REF)
+	if (b2b_word_class(kind, 2) == B2B_W_REF)
 		v = d->map[v];
-	return (w[1] * 0x9e3779b1u ^ v * 0x85ebca6bu) >> (32 - PAIR_BITS);
+	switch (kind) {
+	case BTF_KIND_INT: case BTF_KIND_ARRAY:
+		i = 3;	/* the encoding; the element type */
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FUNC_PROTO: case BTF_KIND_ENUM:
+		i = b2b_vlen(t) ? 4 : 0;	/* the first member's or parameter's type; value */
+		break;
+	}
+	if (i)
+		second = b2b_word_class(kind, i) == B2B_W_REF ? d->map[w[i]] : w[i];
+	return ((w[1] * 0x9e3779b1u ^ v) * 0x85ebca6bu ^ second) * 0xc2b2ae35u >> (32 - PAIR_BITS);
 }
 
 static bool pair_wanted(const struct base_index *x, __u32 pair)
