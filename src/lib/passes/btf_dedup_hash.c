@@ -375,6 +375,36 @@ static void base_range(struct dedup *d, __u32 key, const __u64 **lo, const __u64
 }
 
 /*
+ * A key not wanted by the scan: a candidate that refers to the base only
+ * once a type it refers to was found there (a reduced prototype equal to a
+ * base one, then its FUNC). The first few are looked for by a walk of the
+ * base comparing the info word and the word after it, a few instructions a
+ * type; the index of every base type (index_base()) costs 200 a type, the
+ * name hashed, and is built after that.
+ */
+#define MAX_BASE_WALKS 8
+
+/* Like base_lookup(), by a walk of the base. */
+static int walk_base(const struct dedup *d, const struct btf_type *t, __u32 *found)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 second = b2b_word_class(b2b_kind(t), 2) == B2B_W_REF ? d->map[w[2]] : w[2];
+
+	/* base types refer to base types: d->map is the identity on them */
+	for (__u32 id = 1; id < d->r.start_id; id++) {
+		const struct btf_type *b = base_type(d, id);
+
+		if (b->info != t->info || ((const __u32 *)b)[2] != second ||
+		    !b2b_dedup_equal(d, t, b))
+			continue;
+		if (*found)
+			return 1;
+		*found = id;
+	}
+	return 0;
+}
+
+/*
  * *found: the base type equal to t, else 0. 1 when two are (which one
  * btf__dedup() would pick is its hash table's business), < 0 error.
  */
@@ -387,6 +417,10 @@ static int base_lookup(struct dedup *d, const struct btf_type *t, __u32 *found)
 
 	*found = 0;
 	if (!x->start && !(x->want && pair_wanted(x, pair_hash(d, t)) && key_wanted(x, key))) {
+		if (x->nr_scans < MAX_BASE_WALKS) {
+			x->nr_scans++;
+			return walk_base(d, t, found);
+		}
 		err = index_base(d);
 		if (err)
 			return err;
