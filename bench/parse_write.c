@@ -3,7 +3,7 @@
  * parse_write: the floor btf2btf is measured against. Load a BTF with
  * libbpf (an ELF object's .BTF, or a raw BTF file) and write its raw bytes
  * out the way btf2btf -o does: a temp file in the same directory, fsync,
- * rename, fsync of the directory. Nothing else: read, index, write.
+ * rename. Nothing else: read, index, write.
  *
  *   parse_write IN OUT
  *   parse_write --modify IN OUT   the same after one btf__add_str(): what any
@@ -19,7 +19,6 @@
 #include <bpf/btf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +49,10 @@ int main(int argc, char **argv)
 {
 	const void *data;
 	struct btf *btf;
-	char *tmp, *dcopy;
+	char *tmp;
 	__u32 size;
 	bool modify = false;
-	int fd, dfd, err;
+	int fd, err;
 
 	if (argc == 4 && !strcmp(argv[1], "--modify")) {
 		modify = true;
@@ -114,13 +113,6 @@ int main(int argc, char **argv)
 		unlink(tmp);
 		return 1;
 	}
-	dcopy = strdup(argv[2]);
-	dfd = dcopy ? open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(dcopy);
 	free(tmp);
 	btf__free(btf);
 	return 0;

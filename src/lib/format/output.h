@@ -22,7 +22,8 @@ int b2b_out_write(struct b2b_out *o, const void *data, size_t size, const struct
  * errno (-EIO for a write that wrote nothing), not logged. Test builds
  * can be killed between writes (fault point "mid-write"). */
 int b2b_write_all(int fd, const void *data, size_t size);
-/* fsync, rename over path, fsync the directory; aborts on failure. */
+/* fsync, rename over path (output.c: why not the directory's fsync);
+ * aborts on failure. */
 int b2b_out_commit(struct b2b_out *o, const struct b2b_log *log);
 /*
  * Both or neither: first is renamed into place, then second; if second's
