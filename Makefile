@@ -24,9 +24,11 @@ ifeq ($(origin CC),default)
 CC		:= gcc
 endif
 PKG_CONFIG	?= pkg-config
-# liblzma, libzstd and zlib read and write compressed modules (.ko.xz/.zst/.gz)
+# zlib reads and writes .ko.gz; liblzma and libzstd (.ko.xz/.zst) are
+# loaded when such a module is met (src/lib/format/compress.c): their
+# headers only are needed to build
 LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf \
-		   $(shell $(PKG_CONFIG) --libs liblzma libzstd zlib 2>/dev/null || echo -llzma -lzstd -lz)
+		   $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
 
 # GNU conventions: CFLAGS, CPPFLAGS and LDFLAGS belong to the user (default
 # -O2 -g); the project's own flags live in B2B_* and are always added, so

@@ -112,6 +112,40 @@ static void test_truncated_refused(void **state)
 	th_cleanup();
 }
 
+/*
+ * liblzma and libzstd are loaded when such a module is met: the CLI starts
+ * without them, and without them such a module is an error naming the
+ * library (test builds: BTF2BTF_FAULT=dlopen fails the load), the file as
+ * it was. gzip (zlib, linked) still reads.
+ */
+static void test_compression_library_loaded_on_demand(void **state)
+{
+	static const struct { const char *file, *soname; } c[] = {
+		{ "kfuncs.ko.xz", "xz data needs liblzma.so.5, which cannot be loaded" },
+		{ "kfuncs.ko.zst", "zstd data needs libzstd.so.1, which cannot be loaded" },
+	};
+	struct run r;
+
+	(void)state;
+	th_sh(&r, "ldd %s | grep -c -e liblzma -e libzstd", th_cli());
+	assert_string_equal(r.out, "0\n");
+	th_run_free(&r);
+	setenv("BTF2BTF_FAULT", "dlopen", 1);
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		const char *f = th_copy_fixture(c[i].file, c[i].file);
+
+		th_run(&r, (const char *[]){ "btf2btf", "-q", f, NULL });
+		assert_int_equal(r.status, 1);
+		assert_non_null(strstr(r.err, c[i].soname));
+		th_run_free(&r);
+		assert_true(th_same_file(f, th_fixture(c[i].file)));
+	}
+	run_ok(&r, (const char *[]){ "btf2btf", "-q", "--kfuncs", th_fixture("kfuncs.ko.gz"), NULL });
+	th_run_free(&r);
+	unsetenv("BTF2BTF_FAULT");
+	th_cleanup();
+}
+
 /* A signed module is never silently unsigned: refused in place (the file
  * as it was), -n is fine, a copy is written and said to be unsigned. */
 static void test_signed_not_rewritten(void **state)
@@ -150,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_views_read_packed),
 		cmocka_unit_test(test_rewrite_recompresses),
 		cmocka_unit_test(test_truncated_refused),
+		cmocka_unit_test(test_compression_library_loaded_on_demand),
 		cmocka_unit_test(test_signed_not_rewritten),
 	};
 

@@ -6,8 +6,11 @@
  * .ko.xz. They are read whole into memory (libkmod does the same for modinfo)
  * and written back the way Kbuild wrote them.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <lzma.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -15,17 +18,114 @@
 
 #include "compress.h"
 
+/*
+ * liblzma and libzstd are loaded when data compressed with them is met,
+ * not at every start (as systemd loads them): each library a process links
+ * costs its start 0.1-0.2 ms and six page faults (20 us each on a VM),
+ * and most runs read uncompressed objects. zlib stays linked: libelf needs
+ * it anyway. The headers give the functions' types; the sonames are those
+ * of the ABI the headers describe.
+ */
+struct xz_api {
+	__typeof__(lzma_stream_decoder) *stream_decoder;
+	__typeof__(lzma_stream_encoder) *stream_encoder;
+	__typeof__(lzma_lzma_preset) *lzma_preset;
+	__typeof__(lzma_code) *code;
+	__typeof__(lzma_end) *end;
+};
+
+struct zstd_api {
+	__typeof__(ZSTD_createDStream) *create_dstream;
+	__typeof__(ZSTD_freeDStream) *free_dstream;
+	__typeof__(ZSTD_DStreamOutSize) *dstream_out_size;
+	__typeof__(ZSTD_decompressStream) *decompress_stream;
+	__typeof__(ZSTD_isError) *is_error;
+	__typeof__(ZSTD_compressBound) *compress_bound;
+	__typeof__(ZSTD_compress) *compress;
+};
+
+/* A library loaded once for the process, or why it could not be. */
+struct lib {
+	const char *soname;
+	const char *const *symbols;	/* in the order of the api's pointers */
+	void **api;
+	size_t nr;
+	pthread_once_t once;
+	bool loaded;
+	char why[200];
+};
+
+static struct xz_api xz;
+static const char *const xz_symbols[] = {
+	"lzma_stream_decoder", "lzma_stream_encoder", "lzma_lzma_preset", "lzma_code", "lzma_end",
+};
+static struct lib xz_lib = {
+	"liblzma.so.5", xz_symbols, (void **)&xz, sizeof(xz) / sizeof(void *), PTHREAD_ONCE_INIT,
+};
+
+static struct zstd_api zstd;
+static const char *const zstd_symbols[] = {
+	"ZSTD_createDStream", "ZSTD_freeDStream", "ZSTD_DStreamOutSize",
+	"ZSTD_decompressStream", "ZSTD_isError", "ZSTD_compressBound", "ZSTD_compress",
+};
+static struct lib zstd_lib = {
+	"libzstd.so.1", zstd_symbols, (void **)&zstd, sizeof(zstd) / sizeof(void *),
+	PTHREAD_ONCE_INIT,
+};
+
+_Static_assert(sizeof(xz_symbols) / sizeof(*xz_symbols) == sizeof(xz) / sizeof(void *),
+	       "a name for every pointer of struct xz_api");
+_Static_assert(sizeof(zstd_symbols) / sizeof(*zstd_symbols) == sizeof(zstd) / sizeof(void *),
+	       "a name for every pointer of struct zstd_api");
+
+static void lib_load(struct lib *l)
+{
+	/* test builds: BTF2BTF_FAULT=dlopen, the library missing */
+	void *h = b2b_fault_at("dlopen") ? NULL : dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+	const char *err = h ? NULL : dlerror();
+
+	for (size_t i = 0; h && i < l->nr; i++) {
+		/* a data pointer holds a function's in POSIX (dlsym's own use) */
+		l->api[i] = dlsym(h, l->symbols[i]);
+		if (!l->api[i]) {
+			err = dlerror();
+			h = NULL;	/* kept loaded: dlclose() could run its destructors twice */
+		}
+	}
+	l->loaded = h != NULL;
+	if (!l->loaded)
+		snprintf(l->why, sizeof(l->why), "%s", err ? err : "fault injected");
+}
+
+static void xz_load(void)
+{
+	lib_load(&xz_lib);
+}
+
+static void zstd_load(void)
+{
+	lib_load(&zstd_lib);
+}
+
+/* 0, or -ELIBACC with *why set (for the message). */
+static int lib_get(struct lib *l, void (*load)(void), const char **why)
+{
+	pthread_once(&l->once, load);
+	*why = l->why;
+	return l->loaded ? 0 : -ELIBACC;
+}
+
 enum b2b_compression b2b_compression_of(const void *data, size_t size)
 {
-	static const unsigned char xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
-	static const unsigned char zst[] = { 0x28, 0xb5, 0x2f, 0xfd };
-	static const unsigned char gz[] = { 0x1f, 0x8b };
+	static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+	static const unsigned char zst_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+	static const unsigned char gz_magic[] = { 0x1f, 0x8b };
 
-	if (size >= sizeof(xz) && !memcmp(data, xz, sizeof(xz)))
+	if (size >= sizeof(xz_magic) && !memcmp(data, xz_magic, sizeof(xz_magic)))
 		return B2B_COMPRESS_XZ;
-	if (size >= sizeof(zst) && !memcmp(data, zst, sizeof(zst)))
+	if (size >= sizeof(zst_magic) && !memcmp(data, zst_magic, sizeof(zst_magic)))
 		return B2B_COMPRESS_ZSTD;
-	if (size >= sizeof(gz) && !memcmp(data, gz, sizeof(gz)))
+	if (size >= sizeof(gz_magic) && !memcmp(data, gz_magic, sizeof(gz_magic)))
 		return B2B_COMPRESS_GZIP;
 	return B2B_COMPRESS_NONE;
 }
@@ -66,7 +166,7 @@ static int xz_run(lzma_stream *s, const void *data, size_t size, struct buf *out
 			return -ENOMEM;
 		s->next_out = out->p + out->len;
 		s->avail_out = out->cap - out->len;
-		ret = lzma_code(s, LZMA_FINISH);
+		ret = xz.code(s, LZMA_FINISH);
 		out->len = out->cap - s->avail_out;
 		if (out->len > MAX_DECOMPRESSED)
 			return -EFBIG;
@@ -81,10 +181,10 @@ static int xz_decompress(const void *data, size_t size, struct buf *out)
 	lzma_stream s = LZMA_STREAM_INIT;
 	int err;
 
-	if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+	if (xz.stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
 		return -ENOMEM;
 	err = xz_run(&s, data, size, out, true);
-	lzma_end(&s);
+	xz.end(&s);
 	return err;
 }
 
@@ -96,21 +196,21 @@ static int xz_compress(const void *data, size_t size, struct buf *out)
 	lzma_filter filters[2];
 	int err;
 
-	if (lzma_lzma_preset(&opt, LZMA_PRESET_DEFAULT))
+	if (xz.lzma_preset(&opt, LZMA_PRESET_DEFAULT))
 		return -EINVAL;
 	opt.dict_size = 1U << 20;
 	filters[0] = (lzma_filter){ .id = LZMA_FILTER_LZMA2, .options = &opt };
 	filters[1] = (lzma_filter){ .id = LZMA_VLI_UNKNOWN };
-	if (lzma_stream_encoder(&s, filters, LZMA_CHECK_CRC32) != LZMA_OK)
+	if (xz.stream_encoder(&s, filters, LZMA_CHECK_CRC32) != LZMA_OK)
 		return -ENOMEM;
 	err = xz_run(&s, data, size, out, false);
-	lzma_end(&s);
+	xz.end(&s);
 	return err;
 }
 
 static int zstd_decompress(const void *data, size_t size, struct buf *out)
 {
-	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_DStream *ds = zstd.create_dstream();
 	ZSTD_inBuffer in = { data, size, 0 };
 	size_t ret = 1;
 	int err = 0;
@@ -121,14 +221,14 @@ static int zstd_decompress(const void *data, size_t size, struct buf *out)
 	for (;;) {
 		ZSTD_outBuffer o;
 
-		if (buf_room(out, ZSTD_DStreamOutSize())) {
+		if (buf_room(out, zstd.dstream_out_size())) {
 			err = -ENOMEM;
 			break;
 		}
 		o = (ZSTD_outBuffer){ out->p, out->cap, out->len };
-		ret = ZSTD_decompressStream(ds, &o, &in);
+		ret = zstd.decompress_stream(ds, &o, &in);
 		out->len = o.pos;
-		if (ZSTD_isError(ret))
+		if (zstd.is_error(ret))
 			err = -EBADMSG;
 		else if (out->len > MAX_DECOMPRESSED)
 			err = -EFBIG;
@@ -139,19 +239,19 @@ static int zstd_decompress(const void *data, size_t size, struct buf *out)
 		if (err)
 			break;
 	}
-	ZSTD_freeDStream(ds);
+	zstd.free_dstream(ds);
 	return err;
 }
 
 /* zstd's command line at its default level (Kbuild passes none) */
 static int zstd_compress(const void *data, size_t size, struct buf *out)
 {
-	size_t bound = ZSTD_compressBound(size), n;
+	size_t bound = zstd.compress_bound(size), n;
 
 	if (buf_room(out, bound))
 		return -ENOMEM;
-	n = ZSTD_compress(out->p, bound, data, size, ZSTD_CLEVEL_DEFAULT);
-	if (ZSTD_isError(n))
+	n = zstd.compress(out->p, bound, data, size, ZSTD_CLEVEL_DEFAULT);
+	if (zstd.is_error(n))
 		return -EINVAL;
 	out->len = n;
 	return 0;
@@ -204,14 +304,19 @@ static int run(enum b2b_compression c, const void *data, size_t size, void **out
 	       size_t *out_size, bool decode, const struct b2b_log *log)
 {
 	struct buf b = { 0 };
+	const char *why = NULL;
 	int err;
 
 	switch (c) {
 	case B2B_COMPRESS_XZ:
-		err = decode ? xz_decompress(data, size, &b) : xz_compress(data, size, &b);
+		err = lib_get(&xz_lib, xz_load, &why);
+		if (!err)
+			err = decode ? xz_decompress(data, size, &b) : xz_compress(data, size, &b);
 		break;
 	case B2B_COMPRESS_ZSTD:
-		err = decode ? zstd_decompress(data, size, &b) : zstd_compress(data, size, &b);
+		err = lib_get(&zstd_lib, zstd_load, &why);
+		if (!err)
+			err = decode ? zstd_decompress(data, size, &b) : zstd_compress(data, size, &b);
 		break;
 	case B2B_COMPRESS_GZIP:
 		err = gzip_code(data, size, &b, decode);
@@ -221,6 +326,10 @@ static int run(enum b2b_compression c, const void *data, size_t size, void **out
 	}
 	if (err) {
 		free(b.p);
+		if (err == -ELIBACC)
+			return b2b_errno(log, err, "%s data needs %s, which cannot be loaded: %s",
+					 b2b_compression_name(c), c == B2B_COMPRESS_XZ ? xz_lib.soname
+					 : zstd_lib.soname, why);
 		if (err == -ENOMEM)
 			return b2b_errno(log, err, "out of memory");
 		if (err == -EFBIG)

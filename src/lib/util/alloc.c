@@ -39,17 +39,28 @@ bool b2b_fault_nomem(void)
 	return b2b_fault_nomem_at && ++b2b_fault_nomem_calls == b2b_fault_nomem_at;
 }
 
-/* Die at a named point to prove the input survives. */
-void b2b_fault_point(const char *name)
+bool b2b_fault_at(const char *name)
 {
 	const char *want = getenv("BTF2BTF_FAULT");
 
-	if (want && !strcmp(want, name))
+	return want && !strcmp(want, name);
+}
+
+/* Die at a named point to prove the input survives. */
+void b2b_fault_point(const char *name)
+{
+	if (b2b_fault_at(name))
 		raise(SIGKILL);
 }
 #else
 bool b2b_fault_nomem(void)
 {
+	return false;
+}
+
+bool b2b_fault_at(const char *name)
+{
+	(void)name;
 	return false;
 }
 

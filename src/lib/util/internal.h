@@ -58,6 +58,8 @@ char *b2b_strdup(const char *s);
 #ifdef BTF2BTF_FAULT_INJECTION
 extern unsigned long b2b_fault_nomem_at, b2b_fault_nomem_calls;
 #endif
+/* Test builds: whether $BTF2BTF_FAULT == name (a failure to inject there). */
+bool b2b_fault_at(const char *name);
 /* Test builds: SIGKILL when $BTF2BTF_FAULT == name (crash tests). */
 void b2b_fault_point(const char *name);
 
