@@ -284,7 +284,8 @@ static void find_strs(struct new_strs *ns, const char *strs, __u64 len, __u64 of
 {
 	for (__u64 o = 0; o < len;) {
 		size_t l = strnlen(strs + o, len - o);
-		int n = l ? b2b_name_index_number(&ns->idx, strs + o, l) : 0;
+		int n = l && b2b_name_index_may_start(&ns->idx, strs[o]) ?
+			b2b_name_index_number(&ns->idx, strs + o, l) : 0;
 
 		if (n > 0 && ns->final[n - 1] == UINT32_MAX)
 			ns->final[n - 1] = (__u32)(off0 + o);

@@ -142,7 +142,7 @@ void b2b_name_index_scan(struct b2b_name_index *idx, const struct b2b_btf *btf)
 		struct b2b_name_want *w;
 		int want;
 
-		if (!name || !*name)
+		if (!name || !*name || !b2b_name_index_may_start(idx, *name))
 			continue;
 		want = b2b_name_index_number(idx, name, strlen(name));
 		if (!want)

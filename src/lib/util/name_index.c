@@ -117,6 +117,7 @@ int b2b_name_index_want(struct b2b_name_index *idx, const char *name, bool borro
 	slot->want = ++idx->nr;
 	slot->hash = hash;
 	idx->filter[len & 63] |= 1ULL << (name[0] & 63);
+	idx->first[(unsigned char)name[0] >> 6] |= 1ULL << ((unsigned char)name[0] & 63);
 	return slot->want;
 }
 

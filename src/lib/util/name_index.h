@@ -40,6 +40,7 @@ struct b2b_name_index {
 	struct b2b_name_slot *slots;	/* open addressing, linear probing */
 	size_t mask;
 	__u64 filter[64];	/* bit first byte % 64 of word length % 64 */
+	__u64 first[4];		/* bit per first byte: tested before a length is taken */
 	struct b2b_arena arena;	/* the names */
 };
 
@@ -57,6 +58,12 @@ void b2b_name_index_free(struct b2b_name_index *idx);
 __u32 b2b_name_index_find(const struct b2b_name_index *idx, const char *name, int kind);
 /* The number b2b_name_index_want() gave name[0, len) (len > 0), 0 if never registered. */
 int b2b_name_index_number(const struct b2b_name_index *idx, const char *name, size_t len);
+/* Whether a name starting with byte c can be registered: scans over many
+ * names test it before they take a name's length (strlen). */
+static inline bool b2b_name_index_may_start(const struct b2b_name_index *idx, unsigned char c)
+{
+	return idx->first[c >> 6] >> (c & 63) & 1;
+}
 /* The same by the number b2b_name_index_want() gave: no hash, no probe. */
 __u32 b2b_name_index_found(const struct b2b_name_index *idx, int want, int kind);
 
