@@ -417,8 +417,8 @@ static int base_lookup(struct dedup *d, const struct btf_type *t, __u32 *found)
 
 	*found = 0;
 	if (!x->start && !(x->want && pair_wanted(x, pair_hash(d, t)) && key_wanted(x, key))) {
-		if (x->nr_scans < MAX_BASE_WALKS) {
-			x->nr_scans++;
+		if (x->nr_walks < MAX_BASE_WALKS) {
+			x->nr_walks++;
 			return walk_base(d, t, found);
 		}
 		err = index_base(d);

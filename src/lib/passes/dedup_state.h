@@ -26,7 +26,7 @@ struct base_index {
 	__u64 *pair_bits;	/* a filter on the first words (pair_hash()) */
 	__u64 *found;		/* key << 32 | id: base types with a wanted key, sorted */
 	__u32 nr_found;
-	__u32 nr_scans;		/* lookups of a key not wanted, by a walk of the base */
+	__u32 nr_walks;		/* lookups of a key not wanted, by a walk of the base */
 	/* every base type, by bucket of key (built on demand) */
 	__u32 shift;		/* bucket of a key: key >> shift */
 	__u32 *start;		/* per bucket, its first entry; one more at the end */
