@@ -113,10 +113,11 @@ static void test_truncated_refused(void **state)
 }
 
 /*
- * liblzma and libzstd are loaded when such a module is met: the CLI starts
- * without them, and without them such a module is an error naming the
- * library (test builds: BTF2BTF_FAULT=dlopen fails the load), the file as
- * it was. gzip (zlib, linked) still reads.
+ * liblzma and libzstd are loaded when such a module is met: the CLI does
+ * not link them (its own NEEDED entries; a newer libelf may link libzstd
+ * itself), and without them such a module is an error naming the library
+ * (test builds: BTF2BTF_FAULT=dlopen fails the load), the file as it was.
+ * gzip (zlib, linked) still reads.
  */
 static void test_compression_library_loaded_on_demand(void **state)
 {
@@ -127,7 +128,8 @@ static void test_compression_library_loaded_on_demand(void **state)
 	struct run r;
 
 	(void)state;
-	th_sh(&r, "ldd %s | grep -c -e liblzma -e libzstd", th_cli());
+	th_require_tool("readelf");
+	th_sh(&r, "readelf -d %s | grep NEEDED | grep -c -e liblzma -e libzstd", th_cli());
 	assert_string_equal(r.out, "0\n");
 	th_run_free(&r);
 	setenv("BTF2BTF_FAULT", "dlopen", 1);
