@@ -895,6 +895,61 @@ static void test_dedup_random_split_matches_btf_dedup(void **state)
 	assert_true(to_base > 100);
 }
 
+/*
+ * New pointers to new prototypes that equal base ones: the scan of the base
+ * cannot want a pointer's key (its prototype is an own id then), so each
+ * is looked up after its prototype folded into the base. The first 8 such
+ * lookups walk the base, the rest use the index of every base type: with
+ * 3 and with 12 the map is btf__dedup()'s, every pointer folded into the
+ * base's own.
+ */
+static void test_dedup_late_base_lookups(void **state)
+{
+	(void)state;
+	for (int k = 3; k <= 12; k += 9) {
+		struct btf *base = btf__new_empty(), *mod;
+		struct b2b_pass_out o;
+		__u32 first_new, ptrs[12];
+		const void *raw;
+		size_t size;
+		bool full;
+		int i_int;
+
+		assert_non_null(base);
+		i_int = btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+		for (int i = 1; i <= k; i++) {
+			int proto = btf__add_func_proto(base, i_int);
+
+			for (int p = 0; p < i; p++)
+				btf__add_func_param(base, "x", i_int);
+			assert_true(btf__add_ptr(base, proto) > 0);
+		}
+		mod = btf__new_empty_split(base);
+		assert_non_null(mod);
+		/* an old own type, so that the hash path runs */
+		assert_true(btf__add_struct(mod, "m", 4) > 0);
+		btf__add_field(mod, "a", i_int, 0, 0);
+		first_new = btf__type_cnt(mod);
+		for (int i = 1; i <= k; i++) {
+			int proto = btf__add_func_proto(mod, i_int);
+
+			for (int p = 0; p < i; p++)
+				btf__add_func_param(mod, "x", i_int);
+			ptrs[i - 1] = btf__add_ptr(mod, proto);
+		}
+		raw = raw_of(mod, &size);
+		check_dedup_equivalent(raw, size, base, first_new, false);
+		assert_int_equal(ON_MODEL(base, dedup_fast(raw, size, m, first_new, &o, &full)), 0);
+		assert_false(full);
+		assert_non_null(o.map);
+		for (int i = 0; i < k; i++)	/* base: int, then proto and pointer pairs */
+			assert_int_equal(o.map[ptrs[i]], 3 + 2 * i);
+		b2b_pass_out_free(&o);
+		btf__free(mod);
+		btf__free(base);
+	}
+}
+
 #define INFO(kind, vlen) ((__u32)(kind) << 24 | (vlen))
 #define INT_WORDS(name) (name), INFO(BTF_KIND_INT, 0), 4, (BTF_INT_SIGNED << 24 | 32)
 
@@ -1742,6 +1797,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_fixtures),
 		cmocka_unit_test(test_dedup_old_duplicates_fall_back),
 		cmocka_unit_test(test_dedup_random_split_matches_btf_dedup),
+		cmocka_unit_test(test_dedup_late_base_lookups),
 		cmocka_unit_test(test_dedup_split_on_undeduplicated_base),
 		cmocka_unit_test(test_dedup_fold_matches_btf_dedup),
 		cmocka_unit_test(test_dedup_sys_vmlinux),
