@@ -48,7 +48,7 @@ struct zstd_api {
 struct lib {
 	const char *soname;
 	const char *const *symbols;	/* in the order of the api's pointers */
-	void **api;
+	void *api;			/* struct xz_api or zstd_api */
 	size_t nr;
 	pthread_once_t once;
 	bool loaded;
@@ -60,7 +60,7 @@ static const char *const xz_symbols[] = {
 	"lzma_stream_decoder", "lzma_stream_encoder", "lzma_lzma_preset", "lzma_code", "lzma_end",
 };
 static struct lib xz_lib = {
-	"liblzma.so.5", xz_symbols, (void **)&xz, sizeof(xz) / sizeof(void *), PTHREAD_ONCE_INIT,
+	"liblzma.so.5", xz_symbols, &xz, sizeof(xz) / sizeof(void *), PTHREAD_ONCE_INIT,
 };
 
 static struct zstd_api zstd;
@@ -69,10 +69,12 @@ static const char *const zstd_symbols[] = {
 	"ZSTD_decompressStream", "ZSTD_isError", "ZSTD_compressBound", "ZSTD_compress",
 };
 static struct lib zstd_lib = {
-	"libzstd.so.1", zstd_symbols, (void **)&zstd, sizeof(zstd) / sizeof(void *),
+	"libzstd.so.1", zstd_symbols, &zstd, sizeof(zstd) / sizeof(void *),
 	PTHREAD_ONCE_INIT,
 };
 
+_Static_assert(sizeof(xz.code) == sizeof(void *) && sizeof(zstd.compress) == sizeof(void *),
+	       "a function's address is the size of a void * (POSIX)");
 _Static_assert(sizeof(xz_symbols) / sizeof(*xz_symbols) == sizeof(xz) / sizeof(void *),
 	       "a name for every pointer of struct xz_api");
 _Static_assert(sizeof(zstd_symbols) / sizeof(*zstd_symbols) == sizeof(zstd) / sizeof(void *),
@@ -85,12 +87,16 @@ static void lib_load(struct lib *l)
 	const char *err = h ? NULL : dlerror();
 
 	for (size_t i = 0; h && i < l->nr; i++) {
-		/* a data pointer holds a function's in POSIX (dlsym's own use) */
-		l->api[i] = dlsym(h, l->symbols[i]);
-		if (!l->api[i]) {
+		void *sym = dlsym(h, l->symbols[i]);
+
+		if (!sym) {
 			err = dlerror();
-			h = NULL;	/* kept loaded: dlclose() could run its destructors twice */
+			h = NULL;	/* left loaded, unused */
+			break;
 		}
+		/* into the i-th function pointer: POSIX gives a function's
+		 * address the size and form of a void * (dlsym's own use) */
+		memcpy((char *)l->api + i * sizeof(sym), &sym, sizeof(sym));
 	}
 	l->loaded = h != NULL;
 	if (!l->loaded)
