@@ -278,15 +278,22 @@ int b2b_elf_section(struct b2b_elf *e, const char *name, struct b2b_section *sec
 	return -ENOENT;
 }
 
+/* Whether [lo, hi) lies in the file's own mapping. */
+static bool in_mapping(const struct b2b_elf *e, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t m = (uintptr_t)e->map;
+
+	return e->map && lo >= m && hi <= m + e->size && hi >= lo;
+}
+
 void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p, hi = lo + size, m = (uintptr_t)e->map;
+	uintptr_t lo = (uintptr_t)p, hi = lo + size;
 
 	/* a file in the other byte order may have been converted in place:
 	 * dropping those pages would bring the unconverted bytes back */
-	if (!e->map || e->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ||
-	    lo < m || hi > m + e->size || hi < lo)
+	if (e->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) || !in_mapping(e, lo, hi))
 		return;
 	lo = (lo + page - 1) & ~(page - 1);
 	hi &= ~(page - 1);
@@ -297,9 +304,9 @@ void b2b_elf_release(struct b2b_elf *e, const void *p, size_t size)
 void b2b_elf_prefault(const struct b2b_elf *e, const void *p, size_t size)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p, hi = lo + size, m = (uintptr_t)e->map;
+	uintptr_t lo = (uintptr_t)p, hi = lo + size;
 
-	if (!e->map || lo < m || hi > m + e->size || hi < lo)
+	if (!in_mapping(e, lo, hi))
 		return;
 	lo &= ~(page - 1);
 	/*

@@ -170,14 +170,20 @@ static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
  * base types share; the element's or the first member's or parameter's
  * type tells them apart.
  */
+/* Word i of t (not a name), a type id read through d->map. */
+static __u32 mapped_word(const struct dedup *d, const struct btf_type *t, __u32 i)
+{
+	const __u32 *w = (const __u32 *)t;
+
+	return b2b_word_class(b2b_kind(t), i) == B2B_W_REF ? d->map[w[i]] : w[i];
+}
+
 static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	__u16 kind = b2b_kind(t);
-	__u32 v = w[2], second = 0, i = 0;
+	__u32 v = mapped_word(d, t, 2), second = 0, i = 0;
 
-	if (b2b_word_class(kind, 2) == B2B_W_REF)
-		v = d->map[v];
 	switch (kind) {
 	case BTF_KIND_INT: case BTF_KIND_ARRAY:
 		i = 3;	/* the encoding; the element type */
@@ -187,7 +193,7 @@ static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
 		break;
 	}
 	if (i)
-		second = b2b_word_class(kind, i) == B2B_W_REF ? d->map[w[i]] : w[i];
+		second = mapped_word(d, t, i);
 	return ((w[1] * 0x9e3779b1u ^ v) * 0x85ebca6bu ^ second) * 0xc2b2ae35u >> (32 - PAIR_BITS);
 }
 
@@ -387,8 +393,7 @@ static void base_range(struct dedup *d, __u32 key, const __u64 **lo, const __u64
 /* Like base_lookup(), by a walk of the base. */
 static int walk_base(const struct dedup *d, const struct btf_type *t, __u32 *found)
 {
-	const __u32 *w = (const __u32 *)t;
-	__u32 second = b2b_word_class(b2b_kind(t), 2) == B2B_W_REF ? d->map[w[2]] : w[2];
+	__u32 second = mapped_word(d, t, 2);
 
 	/* base types refer to base types: d->map is the identity on them */
 	for (__u32 id = 1; id < d->r.start_id; id++) {
