@@ -178,23 +178,40 @@ static __u32 mapped_word(const struct dedup *d, const struct btf_type *t, __u32 
 	return b2b_word_class(b2b_kind(t), i) == B2B_W_REF ? d->map[w[i]] : w[i];
 }
 
+/* Index of the second word pair_hash() reads, 0 for none. */
+static __u32 pair_second(const struct btf_type *t)
+{
+	switch (b2b_kind(t)) {
+	case BTF_KIND_INT: case BTF_KIND_ARRAY:
+		return 3;	/* the encoding; the element type */
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FUNC_PROTO: case BTF_KIND_ENUM:
+		return b2b_vlen(t) ? 4 : 0;	/* the first member's or parameter's type; value */
+	default:
+		return 0;
+	}
+}
+
+static __u32 pair_mix(__u32 info, __u32 first, __u32 second)
+{
+	return ((info * 0x9e3779b1u ^ first) * 0x85ebca6bu ^ second) * 0xc2b2ae35u >> (32 - PAIR_BITS);
+}
+
 static __u32 pair_hash(const struct dedup *d, const struct btf_type *t)
 {
-	const __u32 *w = (const __u32 *)t;
-	__u16 kind = b2b_kind(t);
-	__u32 v = mapped_word(d, t, 2), second = 0, i = 0;
+	__u32 i = pair_second(t);
 
-	switch (kind) {
-	case BTF_KIND_INT: case BTF_KIND_ARRAY:
-		i = 3;	/* the encoding; the element type */
-		break;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_FUNC_PROTO: case BTF_KIND_ENUM:
-		i = b2b_vlen(t) ? 4 : 0;	/* the first member's or parameter's type; value */
-		break;
-	}
-	if (i)
-		second = mapped_word(d, t, i);
-	return ((w[1] * 0x9e3779b1u ^ v) * 0x85ebca6bu ^ second) * 0xc2b2ae35u >> (32 - PAIR_BITS);
+	return pair_mix(t->info, mapped_word(d, t, 2), i ? mapped_word(d, t, i) : 0);
+}
+
+/* pair_hash() of a base type: base types refer to base types, on which
+ * d->map is the identity, so its words are read as they are (the scan
+ * reads every base type: no lookup in the map, 4 bytes a type, for each). */
+static __u32 base_pair_hash(const struct btf_type *t)
+{
+	const __u32 *w = (const __u32 *)t;
+	__u32 i = pair_second(t);
+
+	return pair_mix(w[1], w[2], i ? w[i] : 0);
 }
 
 static bool pair_wanted(const struct base_index *x, __u32 pair)
@@ -287,7 +304,7 @@ static int scan_base(struct dedup *d)
 		 * FUNCs point at its own FUNC_PROTOs) fail the pair filter
 		 * too, which the kind test spares them */
 		if (b2b_kind(t) >= 32 || !(kinds >> b2b_kind(t) & 1) || !known_kind(t) ||
-		    !pair_wanted(x, pair_hash(d, t)))
+		    !pair_wanted(x, base_pair_hash(t)))
 			continue;
 		key = base_key(d, t);
 		if (!key_wanted(x, key))
