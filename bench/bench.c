@@ -15,7 +15,7 @@
  *   input  ID  KIND  LABEL  [NOTE]    KIND: vmlinux-pre | vmlinux | sys | vmlinux73 |
  *                                           modset:N | synthetic:N
  * (vmlinux-pre: a vmlinux whose BTF the transform has not seen yet; modset:N:
- * N modules on their vmlinux, rows MODSET_ONE, MODSET_PER and MODSET_UP)
+ * N modules on their vmlinux, rows MODSET_ONE, MODSET_PER, MODSET_GEN and MODSET_UP)
  *   skip   LABEL  REASON
  *   row    ID  TOOL  OUT  PREP  ARGV0 [ARGV1 ...]
  * TOOL names the row; btf2btf, "btf2btf --features=all", parse+write,
@@ -46,6 +46,7 @@ enum kind { K_PRE, K_VMLINUX, K_SYS, K_V73, K_MODSET, K_SYNTH };
 /* the rows of a module set (bench/run.sh) */
 #define MODSET_ONE "btf2btf all, one run"
 #define MODSET_PER "btf2btf all, per module"
+#define MODSET_GEN "btf2btf all, per module, gen-btf"
 #define MODSET_UP "resolve_btfids-7.3 per module"
 
 struct input {
@@ -391,21 +392,26 @@ static void goals_features_all(struct input **synth, int nr_synth, double *worst
 
 /*
  * Module sets: btf2btf --features=all over every module in one process (the
- * base read once) and once per module (as Kbuild runs a per-module tool),
- * against 7.3's resolve_btfids once per module, as gen-btf.sh runs it.
- * Issue 26's module goal, <= 0.15x its time, on both; peak RSS (a row's is
- * its largest process) <= its own. *worst: the largest one-run ratio.
+ * base read once, each .ko rewritten in place), once per module in place,
+ * and once per module as our 7.3 patch's gen-btf.sh runs it (--btf X.BTF.1
+ * -o X.BTF), against 7.3's resolve_btfids once per module, as stock
+ * gen-btf.sh runs it. Issue 26's module goal, <= 0.15x its time: one run,
+ * and per module on the row that reads and writes the files resolve_btfids
+ * does (the in-place row also rewrites and fsyncs the whole .ko: its ratio
+ * is information). Peak RSS (a row's is its largest process) <= its own.
+ * *worst: the largest one-run ratio.
  */
 static void goals_modsets(double *worst)
 {
 	for (int i = 0; i < nr_inputs; i++) {
 		struct input *in = &inputs[i];
 		struct row *up = find_row(in, MODSET_UP);
-		const char *tools[] = { MODSET_ONE, MODSET_PER }, *what[] = { "one run", "per module" };
+		const char *tools[] = { MODSET_ONE, MODSET_GEN, MODSET_PER };
+		const char *what[] = { "one run", "per module", "in place" };
 
 		if (in->kind != K_MODSET || !up)
 			continue;
-		for (int t = 0; t < 2; t++) {
+		for (int t = 0; t < 3; t++) {
 			struct row *r = find_row(in, tools[t]);
 			double ratio, cpu;
 
@@ -413,8 +419,12 @@ static void goals_modsets(double *worst)
 				continue;
 			ratio = row_wall(r) / row_wall(up);
 			cpu = median(r->cpu, r->nr) / median(up->cpu, up->nr);
-			printf("  %-28s %s/resolve_btfids-7.3 = %5.2f  (goal <= 0.15)  %s  (cpu %5.2f)\n",
-			       in->id, what[t], ratio, verdict(ratio <= 0.15), cpu);
+			if (t == 2)
+				printf("  %-28s %s/resolve_btfids-7.3 = %5.2f  (info: the whole .ko written)  (cpu %5.2f)\n",
+				       in->id, what[t], ratio, cpu);
+			else
+				printf("  %-28s %s/resolve_btfids-7.3 = %5.2f  (goal <= 0.15)  %s  (cpu %5.2f)\n",
+				       in->id, what[t], ratio, verdict(ratio <= 0.15), cpu);
 			printf("  %-28s %s: peak RSS %ld KB, resolve_btfids-7.3 %ld KB  (goal <=)  %s\n",
 			       in->id, what[t], r->maxrss_kb, up->maxrss_kb,
 			       verdict(r->maxrss_kb <= up->maxrss_kb));

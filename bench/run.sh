@@ -270,16 +270,19 @@ elif [ -n "$want73" ]; then
 fi
 
 # ---- input 5: module sets, each module as the kernel's BTF phase meets it ----
-# (bench/module-sets.sh). Three rows: btf2btf over every module of a group in
-# one process (the base read once), btf2btf once per module, and 7.3's
-# resolve_btfids once per module as scripts/gen-btf.sh runs it. Each gets a
-# fresh copy of the set before every run (untimed): both write next to or
+# (bench/module-sets.sh). Four rows: btf2btf over every module of a group in
+# one process (the base read once, each .ko rewritten in place), btf2btf
+# once per module in place, btf2btf once per module as our 7.3 patch's
+# scripts/gen-btf.sh runs it (pahole's X.BTF.1 and the .ko read, X.BTF
+# written: the files resolve_btfids reads and writes), and 7.3's
+# resolve_btfids once per module as stock gen-btf.sh runs it. Each gets a
+# fresh copy of the set before every run (untimed): all write next to or
 # into the modules.
 # modset_rows ID VMLINUX DIR
 modset_rows() {
 	id=$1 v=$2 dir=$3 run=$W/$1.run
-	one=$W/$id.one.sh per=$W/$id.per.sh rb=$W/$id.rb73.sh old=$W/$id.old.sh
-	printf 'set -e\n' | tee "$one" "$per" "$old" >"$rb"
+	one=$W/$id.one.sh per=$W/$id.per.sh gen=$W/$id.gen.sh rb=$W/$id.rb73.sh old=$W/$id.old.sh
+	printf 'set -e\n' | tee "$one" "$per" "$gen" "$old" >"$rb"
 	for g in intree extmod; do
 		mods=$(ls "$dir/$g" | sed -n 's/\.pre\.ko$//p')
 		[ -n "$mods" ] || continue
@@ -289,6 +292,8 @@ modset_rows() {
 		for m in $mods; do
 			files="$files '$run/$g/$m.ko'"
 			printf "'%s' -q --features=all %s -B '%s' '%s'\n" "$B2B" "$bd" "$v" "$run/$g/$m.ko" >>"$per"
+			printf "'%s' -q --features=all %s -B '%s' --btf '%s' -o '%s' '%s'\n" "$B2B" "$bd" \
+				"$v" "$run/$g/$m.BTF.1" "$run/$g/$m.pre.ko.BTF" "$run/$g/$m.pre.ko" >>"$gen"
 			[ -z "$OLD_B2B" ] || printf "'%s' -q --features=all %s -B '%s' '%s'\n" "$OLD_B2B" \
 				"$bd" "$v" "$run/$g/$m.ko" >>"$old"
 			printf "'%s' %s --btf_base '%s' --btf '%s' '%s'\n" "$RB73" "$rd" "$v" \
@@ -299,6 +304,7 @@ modset_rows() {
 	prep="rm -rf '$run' && cp -rL '$dir' '$run'"
 	row "$id" "btf2btf all, one run" - "$prep" sh "$one"
 	row "$id" "btf2btf all, per module" - "$prep" sh "$per"
+	row "$id" "btf2btf all, per module, gen-btf" - "$prep" sh "$gen"
 	[ -z "$OLD_B2B" ] || row "$id" "btf2btf@$OLD_LABEL all, per module" - "$prep" sh "$old"
 	row "$id" "resolve_btfids-7.3 per module" - "$prep" sh "$rb"
 }
