@@ -27,7 +27,10 @@ if ! tar -xJf "$TARBALL" -C "$CACHE/src" --wildcards 'linux-source-6.12/tools/*'
 	exit 1
 fi
 echo "bench: building resolve_btfids (once, log in $CACHE/resolve_btfids.log)" >&2
-if ! make -C "$SRC/tools/bpf/resolve_btfids" -j"$(nproc)" >"$CACHE/resolve_btfids.log" 2>&1 ||
+# with its own flags, not those of the make that runs us (see
+# scripts/oracle-resolve-btfids.sh)
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -u LDFLAGS \
+	make -C "$SRC/tools/bpf/resolve_btfids" -j"$(nproc)" >"$CACHE/resolve_btfids.log" 2>&1 ||
 	[ ! -x "$RB" ]; then
 	echo "skip: resolve_btfids build failed (needs libelf-dev, zlib1g-dev; see $CACHE/resolve_btfids.log)"
 	exit 1

@@ -47,7 +47,11 @@ fi
 say "building $TREE/tools/bpf/resolve_btfids into $OUT (log: $OUT.log)"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-if ! make -C "$TREE/tools/bpf/resolve_btfids" OUTPUT="$OUT/" -j2 >"$OUT.log" 2>&1 || ! [ -x "$BIN" ]; then
+# upstream's build with upstream's flags: not those of the make that runs
+# us (make SANITIZE=1 CFLAGS=-O1 check passes CFLAGS down through
+# MAKEFLAGS, where it overrides the tools' own CFLAGS, include paths and all)
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u CPPFLAGS -u LDFLAGS \
+	make -C "$TREE/tools/bpf/resolve_btfids" OUTPUT="$OUT/" -j2 >"$OUT.log" 2>&1 || ! [ -x "$BIN" ]; then
 	tail -20 "$OUT.log" >&2
 	die "resolve_btfids build failed (needs gcc, make, libelf-dev, zlib1g-dev; see $OUT.log)"
 fi
