@@ -162,14 +162,6 @@ static bool refs_in_base(const struct dedup *d, const struct btf_type *t)
 	return !refs_any_in(t, d->map, d->r.start_id, UINT32_MAX);
 }
 
-/*
- * A filter on the info word and the next two words that are not names
- * (sizes, values; type ids through d->map), which equal types share too:
- * most base types fail it, and are not keyed. Two words, not one: an
- * ARRAY's first is 0 and a FUNC_PROTO's its return type, which a thousand
- * base types share; the element's or the first member's or parameter's
- * type tells them apart.
- */
 /* Word i of t (not a name), a type id read through d->map. */
 static __u32 mapped_word(const struct dedup *d, const struct btf_type *t, __u32 i)
 {
@@ -178,7 +170,14 @@ static __u32 mapped_word(const struct dedup *d, const struct btf_type *t, __u32 
 	return b2b_word_class(b2b_kind(t), i) == B2B_W_REF ? d->map[w[i]] : w[i];
 }
 
-/* Index of the second word pair_hash() reads, 0 for none. */
+/*
+ * A filter on the info word and the next two words that are not names
+ * (sizes, values; type ids through d->map), which equal types share too:
+ * most base types fail it, and are not keyed. Two words, not one: an
+ * ARRAY's first is 0 and a FUNC_PROTO's its return type, which a thousand
+ * base types share; the element's or the first member's or parameter's
+ * type tells them apart. Here: the index of that second word, 0 for none.
+ */
 static __u32 pair_second(const struct btf_type *t)
 {
 	switch (b2b_kind(t)) {
