@@ -79,7 +79,7 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-# the library by folder (README.md, Layout): the small tools, the formats
+# the library by folder (docs/layout.md): the small tools, the formats
 # (BTF, ELF, compressed modules, output files), the input read at open, the
 # plan, the edit, the post-passes; in src/lib itself the public API's files
 LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c name_index.c \

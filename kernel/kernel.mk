@@ -78,13 +78,13 @@ kernel-test: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP) $(if $(filter 7.3 7.2,$(KERN
 	$(call ktest,$(KERNEL_STEP))
 	$(if $(KTEST_DOCS),@$(MAKE) --no-print-directory kernel-check-docs)
 
-# README's blocks marked "docs: kernel proofs" (tests/check-docs.sh --kernels),
+# README's and docs/'s blocks marked "docs: kernel proofs" (tests/check-docs.sh --kernels),
 # run on the proofs' vmlinux files as 6.12/vmlinux and 7.3/vmlinux
 kernel-check-docs: $(BTF2BTF_BIN)
 	@d=$$(mktemp -d) && mkdir $$d/6.12 $$d/7.3 && \
 	ln -s $(KERNEL_CACHE)/build/vmlinux $$d/6.12/vmlinux && \
 	ln -s $(KERNEL_CACHE_7.3)/build/vmlinux $$d/7.3/vmlinux && \
-	{ ./tests/check-docs.sh --kernels $$d $(BUILD) README.md; rc=$$?; rm -rf $$d; exit $$rc; }
+	{ ./tests/check-docs.sh --kernels $$d $(BUILD) README.md docs/*.md; rc=$$?; rm -rf $$d; exit $$rc; }
 
 kernel-build: $(KTEST_TOOL_DEP) $(KTEST_ADAPTER_DEP)
 	$(call ktest,guest)

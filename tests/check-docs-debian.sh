@@ -29,4 +29,4 @@ for k in bookworm:6.1 trixie:6.12 sid:7.2 trixie-backports:7.3; do
 	ln -s "$VMLINUX" "$dir/vmlinux-${k#*:}"
 done
 cd "$top"
-./tests/check-docs.sh $update --debian-kernels "$dir" "$build" README.md
+./tests/check-docs.sh $update --debian-kernels "$dir" "$build" README.md "$top"/docs/*.md

@@ -1,30 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# The command examples of README.md and btf2btf.1, run: every "$ COMMAND"
-# line of a code block (README: ``` fences; man page: .nf/.fi) runs in one
-# scratch directory, in document order, and what it prints (standard output
-# and standard error, as a terminal shows them) must be the lines that
-# follow it, up to the next "$ " or the block's end, and it must exit 0 as
-# a whole, pipes included (bash -o pipefail; 141, a writer a `| head` closed
-# early, counts as 0): an example that shows a failure says so itself
-# (`; echo "exit $?"`), and then shows the status of the command, not of
-# a `| tail` after it. A block is left out
-# only after a line "<!-- docs: not run: REASON -->" (README) or
-# ".\" docs: not run: REASON" (man page) just before it; the reasons are
-# printed. A README block after "<!-- docs: kernel proofs: WHAT -->" runs on
-# the kernels make kernel-test builds: only with --kernels DIR (then it runs
-# alone, in a scratch directory holding DIR's entries, and every other
-# block is left as it is; make kernel-test does this), not run otherwise.
-# A block after "<!-- docs: debian kernels: WHAT -->" is the same for
-# Debian's own kernels, with --debian-kernels DIR (make check-docs-debian
-# fetches them and passes a directory of vmlinux-VERSION links).
+# The command examples of README.md, docs/*.md and the man pages, run:
+# every "$ COMMAND" line of a code block (markdown: ``` fences; man page:
+# .nf/.fi) runs in a scratch directory of the document's own, in document
+# order, and what it
+# prints (standard output and standard error, as a terminal shows them) must
+# be the lines that follow it, up to the next "$ " or the block's end, and it
+# must exit 0 as a whole, pipes included (bash -o pipefail; 141, a writer a
+# `| head` closed early, counts as 0): an example that shows a failure says
+# so itself (`; echo "exit $?"`), and then shows the status of the command,
+# not of a `| tail` after it. A block is left out only after a line
+# "<!-- docs: not run: REASON -->" (markdown) or ".\" docs: not run: REASON"
+# (man page) just before it; the reasons are printed. A block after
+# "<!-- docs: kernel proofs: WHAT -->" runs on the kernels make kernel-test
+# builds: only with --kernels DIR (then it runs alone, in a scratch directory
+# holding DIR's entries, and every other block is left as it is; make
+# kernel-test does this), not run otherwise. A block after
+# "<!-- docs: debian kernels: WHAT -->" is the same for Debian's own kernels,
+# with --debian-kernels DIR (make check-docs-debian fetches them and passes a
+# directory of vmlinux-VERSION links).
 #
 #   tests/check-docs.sh [--update] [--kernels DIR|--debian-kernels DIR] BUILD_DIR FILE...
 # --update writes the real output into FILE instead of failing: the docs
-# are never edited by hand. The scratch directory holds a symlink "build"
-# to BUILD_DIR, README.md, and what README.md's setup block (the ```sh
-# block setting B=/path/to/btf2btf/build) makes; BUILD_DIR is first on PATH.
+# are never edited by hand. Each scratch directory holds a symlink "build"
+# to BUILD_DIR, README.md, and what the setup blocks make: every ```sh block
+# setting B=/path/to/btf2btf/build, of README.md and of each markdown FILE,
+# run first, in that order, with the build directory they name; BUILD_DIR is
+# first on PATH.
 set -u
 update=false kernels= marker="kernel proofs"
 [ "${1:-}" = --update ] && { update=true; shift; }
@@ -39,26 +42,41 @@ trap 'rm -rf "$work"' EXIT
 die() { echo "check-docs: $*" >&2; exit 1; }
 [ -x "$build/btf2btf" ] || die "$build/btf2btf: no such binary (run make)"
 
-ln -s "$build" "$work/build"
-cp "$top/README.md" "$work/README.md"
 if [ -n "$kernels" ]; then
-	ln -s "$kernels"/* "$work/"
 	setup=true
 else
-# README's setup block, with the build directory it names
-setup=$(awk '/^```sh$/ { inb = 1; buf = ""; next }
-	     /^```$/ { if (inb && buf ~ /B=\/path\/to\/btf2btf\/build/) { printf "%s", buf; exit }
-		       inb = 0; next }
-	     inb { buf = buf $0 "\n" }' "$top/README.md")
-[ -n "$setup" ] || die "README.md: no setup block (B=/path/to/btf2btf/build)"
+# the setup blocks of README.md and the markdown FILEs, with the build
+# directory they name
+setup=
+for doc in "$top/README.md" "$@"; do
+	case $doc in *.md) ;; *) continue ;; esac
+	[ "$doc" -ef "$top/README.md" ] && [ -n "$setup" ] && continue
+	setup+=$(awk '/^```sh$/ { inb = 1; buf = ""; next }
+		     /^```$/ { if (inb && buf ~ /B=\/path\/to\/btf2btf\/build/) printf "%s", buf
+			       inb = 0; next }
+		     inb { buf = buf $0 "\n" }' "$doc")
+	setup+=$'\n'
+done
+[[ $setup == *[![:space:]]* ]] || die "no setup block (B=/path/to/btf2btf/build) in README.md or $*"
 setup=${setup//\/path\/to\/btf2btf\/build/$build}
 fi
-(cd "$work" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
-	die "README.md's setup block failed: $(cat "$work/.setup.log")"
+
+# a fresh scratch directory for each document: what one document's examples
+# change (a transform in place) is not what the next one starts from
+scratch=$work/doc
+new_scratch() {
+	rm -rf "$scratch"
+	mkdir "$scratch"
+	ln -s "$build" "$scratch/build"
+	cp "$top/README.md" "$scratch/README.md"
+	[ -z "$kernels" ] || ln -s "$kernels"/* "$scratch/"
+	(cd "$scratch" && bash -e -c "$setup") > "$work/.setup.log" 2>&1 ||
+		die "the setup blocks failed: $(cat "$work/.setup.log")"
+}
 
 # the command's output; its exit status in $work/.status
 run() {
-	(cd "$work" && PATH="$build:$PATH" bash -o pipefail -c "$1" 2>&1; echo $? > .status)
+	(cd "$scratch" && PATH="$build:$PATH" bash -o pipefail -c "$1" 2>&1; echo $? > "$work/.status")
 }
 
 # roff <-> text for the man page's example lines
@@ -73,6 +91,7 @@ for doc in "$@"; do
 	*) open='^\.nf$' close='^\.fi$' skip_re='^\.\\" docs: not run: (.*)$' roff=true
 	   kernel_re='^$.' ;;
 	esac
+	new_scratch
 	out="$work/.doc.new"
 	: > "$out"
 	inb=false skip= prev=

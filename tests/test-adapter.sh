@@ -204,7 +204,7 @@ test_variable_errors() {
 test_one_pahole_version() {
 	local v ver
 	ver=$(sed -n 's/.*\[ "\$ver" -lt \([0-9]\)\([0-9]*\) \].*/\1.\2/p' "$TOP/src/adapter/pahole.sh")
-	v=$(cat "$TOP/README.md" "$TOP/btf2btf.1" "$TOP/src/adapter/pahole.sh" |
+	v=$(cat "$TOP/README.md" "$TOP"/docs/*.md "$TOP"/*.[13] "$TOP/src/adapter/pahole.sh" |
 		grep -o "pahole older than [0-9.]*[0-9]" | sort -u)
 	check "pahole version: the adapter's test is $ver; the docs say '$v'" \
 		test "$v" = "pahole older than $ver"

@@ -56,16 +56,18 @@ check-run-tests:
 	@./tests/check-run-tests.sh
 check: check-run-tests
 .PHONY: check-run-tests
-# every "$ command" example of README.md and btf2btf.1, run and its output compared
+# every "$ command" example of README.md, docs/ and the man pages, run and
+# its output compared
 # DOCS=skip (the toolchain matrix's chroots) leaves the examples out and
 # says so: they show the type ids of the fixtures Debian 12's gcc and pahole
 # 1.24 build, and pahole >= 1.30 orders a BTF's FUNCs by name.
+DOC_PAGES := README.md $(sort $(wildcard docs/*.md)) btf2btf.1
 check-docs: $(BTF2BTF_BIN) fixtures
 	@./tests/check-docs-self.sh $(BUILD)
 	@if [ "$(DOCS)" = skip ]; then \
 		echo "check-docs: skipped on purpose (DOCS=skip: the examples' ids are Debian 12's toolchain's)"; \
 	else \
-		./tests/check-docs.sh $(BUILD) README.md btf2btf.1; \
+		./tests/check-docs.sh $(BUILD) $(DOC_PAGES); \
 	fi
 check: check-docs
 .PHONY: check-docs

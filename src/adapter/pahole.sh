@@ -17,7 +17,7 @@
 # It adds no "bpf_kfunc" tags: 7.2's resolve_btfids, which runs next on the
 # same file, acts on the tagged KF_IMPLICIT_ARGS kfuncs in a way that reads
 # freed memory (main.c, process_kfunc_with_implicit_args); untagged, its
-# phase does nothing. See README.md, "Kernels 7.0-7.2 with pahole older than
+# phase does nothing. See docs/kernel-integration.md, "Kernels 7.0-7.2 with pahole older than
 # 1.27".
 #
 # Every other call (--version, which Kbuild turns into CONFIG_PAHOLE_VERSION,
