@@ -25,6 +25,11 @@ mkdir -p "$3"
 CACHE=$(cd "$3" && pwd)
 PKG=linux-source-$VERSION
 TREE=$CACHE/src/$PKG
+# one fetch at a time per cache: two make checks started together (a CI run
+# and a developer's, or two worktrees sharing .cache) would otherwise unpack
+# over each other; the second waits, then finds the tree complete
+exec 8> "$CACHE/.fetch.lock"
+flock 8
 
 if [ -f "$TREE/Makefile" ] && [ -f "$CACHE/src/.complete" ]; then
 	printf '%s\n' "$TREE"

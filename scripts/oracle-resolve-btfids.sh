@@ -38,7 +38,11 @@ key=$(cd "$TREE/tools" &&
 		      -o -name '*.mak' -o -name '*.arch' \) -print0 2>/dev/null |
       sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 OUT=$CACHE/oracle/$key
+mkdir -p "$CACHE/oracle"
 BIN=$OUT/resolve_btfids
+# one build of a key at a time (see fetch-linux-source.sh)
+exec 9> "$CACHE/oracle/.build.lock"
+flock 9
 if [ -x "$BIN" ] && [ -f "$OUT/.complete" ]; then
 	printf '%s\n' "$BIN"
 	exit 0
