@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# The byte-identical guard of a refactoring: a reference btf2btf (a build of
+# an earlier commit) and this tree's run on the same inputs with both
+# feature sets (default, all); every written byte (the output and a
+# distilled base) and every exit status must be the same. The inputs, by set:
+#   differential  the differential's objects (tests/differential/inputs.sh:
+#                 fixtures, random and kernel-valid random objects; seeds and
+#                 counts as make differential's, DIFF_* as there)
+#   debian        Debian's own kernels as scripts/fetch-debian-kernel.sh
+#                 keeps them in DEBIAN_KERNELS (the newest complete version
+#                 of each of bookworm, trixie, sid, trixie-backports: 6.1,
+#                 6.12, 7.2, 7.3): vmlinux and every module (-B vmlinux)
+#   kernel        the kernel proofs' caches (KERNEL_CACHES): vmlinux and
+#                 bpf_testmod.ko, plain and with --distill-base
+#   layout        the objects make check-layout encoded with the BTF layout
+#                 section (LAYOUT_OBJECTS: its manifest, NAME.o, NAME.BTF.1)
+# A set with no input is said so, by name; SAME_AS_STRICT=1 makes that a
+# failure too (the guard before a landing that claims every set).
+#
+#   tests/same-as.sh REF_BTF2BTF [BTF2BTF]       (from the top of the tree)
+#
+# Environment: BUILD (build), DEBIAN_KERNELS (/var/cache/btf2btf/debian-kernels),
+# KERNEL_CACHES (/var/cache/btf2btf/kernel-6.12 and kernel-7.3),
+# LAYOUT_OBJECTS (BUILD/layout-objects), JOBS (nproc), SAME_AS_SETS (the sets
+# to run, default all four), SAME_AS_WORK (where outputs go, default a new
+# directory in /dev/shm or TMPDIR; removed at the end), SAME_AS_REF_CACHE (a
+# directory keeping what the reference wrote, as its exit status and the
+# sha256 of its output, keyed on the reference binary, the feature set and
+# the arguments with each file's size, mtime and inode: a second run only
+# runs BTF2BTF on unchanged inputs).
+# Exit 0: every run the same; 1: a difference (the first ones shown) or an
+# error; prints the counts per set.
+set -uo pipefail
+
+die() { printf 'same-as: error: %s\n' "$*" >&2; exit 1; }
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 REF_BTF2BTF [BTF2BTF]"
+BUILD=${BUILD:-build}
+REF=$(realpath "$1") || die "no $1"
+NEW=$(realpath "${2:-$BUILD/btf2btf}") || die "no ${2:-$BUILD/btf2btf}"
+[ -x "$REF" ] && [ -x "$NEW" ] || die "$REF and $NEW must be executables"
+ROOT=$(pwd)
+DEBIAN_KERNELS=${DEBIAN_KERNELS:-/var/cache/btf2btf/debian-kernels}
+KERNEL_CACHES=${KERNEL_CACHES:-/var/cache/btf2btf/kernel-6.12 /var/cache/btf2btf/kernel-7.3}
+LAYOUT_OBJECTS=${LAYOUT_OBJECTS:-$BUILD/layout-objects}
+JOBS=${JOBS:-$(nproc)}
+SETS=${SAME_AS_SETS:-differential debian kernel layout}
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=${TMPDIR:-/tmp}
+W=${SAME_AS_WORK:-$(mktemp -d "$shm/same-as.XXXXXX")} || die "no work directory"
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/res" || die "cannot write $W"
+JOBLIST=$W/jobs
+: > "$JOBLIST"
+absent=()
+
+# job SET LABEL ARG...: one line of the job list (no argument has a space)
+job() {
+	local set=$1 label=$2
+	shift 2
+	printf '%s\t%s\t%s\n' "$set" "$label" "$*" >> "$JOBLIST"
+}
+
+for set in $SETS; do
+	case $set in
+	differential)
+		MKF=$ROOT/$BUILD/fixtures/mkfixture CANON=$ROOT/$BUILD/tests/btfcanon FX=$ROOT/$BUILD/fixtures
+		[ -x "$MKF" ] && [ -x "$CANON" ] || die "no $MKF or $CANON: make all fixtures $BUILD/tests/btfcanon"
+		PAHOLE=${PAHOLE:-pahole} SEED=${DIFF_SEED:-20261203} N=${DIFF_N:-300} NK=${DIFF_N_KERNEL:-150}
+		D=$W/diff
+		mkdir -p "$D/in"
+		(W=$D CASES=$D/cases
+		 . "$ROOT/tests/differential/inputs.sh") > "$D/inputs.log" 2>&1 ||
+			{ cat "$D/inputs.log"; die "the differential's inputs"; }
+		while read -r name kind base; do
+			in=$D/in/$name
+			case $kind in
+			vmlinux) job differential "$name" --btf "$in.BTF.1" "$in.o" ;;
+			module) job differential "$name" -B "$base" --btf "$in.BTF.1" "$in.o" ;;
+			module-distill) job differential "$name" -B "$base" --distill-base --btf "$in.BTF.1" "$in.o" ;;
+			esac
+		done < "$D/cases"
+		;;
+	debian)
+		n0=$(wc -l < "$JOBLIST")
+		for suite in bookworm trixie sid trixie-backports; do
+			dir=
+			for d in $(ls -td "$DEBIAN_KERNELS/$suite"/*/* 2> /dev/null); do
+				[ -f "$d/.complete" ] && { dir=$d; break; }
+			done
+			if [ -z "$dir" ]; then
+				absent+=("debian $suite (no complete kernel in $DEBIAN_KERNELS/$suite)")
+				continue
+			fi
+			job debian "$suite:vmlinux" "$dir/vmlinux"
+			find "$dir/root" -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst' -o -name '*.ko.gz' |
+				sort | while read -r ko; do
+				job debian "$suite:${ko##*/}" -B "$dir/vmlinux" "$ko"
+			done
+		done
+		;;
+	kernel)
+		for k in $KERNEL_CACHES; do
+			vmlinux=$k/build/vmlinux
+			testmod=$(find "$k/build" -name bpf_testmod.ko 2> /dev/null | head -1)
+			if [ ! -f "$vmlinux" ] || [ -z "$testmod" ]; then
+				absent+=("kernel ${k##*/} (no $vmlinux and bpf_testmod.ko yet)")
+				continue
+			fi
+			job kernel "${k##*/}:vmlinux" "$vmlinux"
+			job kernel "${k##*/}:bpf_testmod" -B "$vmlinux" "$testmod"
+			job kernel "${k##*/}:bpf_testmod-distilled" -B "$vmlinux" --distill-base "$testmod"
+		done
+		;;
+	layout)
+		if [ ! -f "$LAYOUT_OBJECTS/manifest" ]; then
+			absent+=("layout (no $LAYOUT_OBJECTS/manifest: make check-layout)")
+			continue
+		fi
+		while read -r name; do
+			job layout "$name" --btf "$LAYOUT_OBJECTS/$name.BTF.1" "$LAYOUT_OBJECTS/$name.o"
+		done < "$LAYOUT_OBJECTS/manifest"
+		;;
+	*) die "unknown set $set (differential, debian, kernel, layout)" ;;
+	esac
+done
+
+# run B OUT ARGS...: OUT (and OUT.base) what B wrote, OUT.rc its exit status
+run() {
+	local b=$1 out=$2
+	shift 2
+	rm -f "$out" "$out.base"
+	"$b" -q "$@" -o "$out" > /dev/null 2>&1
+	echo $? > "$out.rc"
+}
+
+# digest OUT: what a run wrote, as one line: exit status, sha256 of the
+# output and of the distilled base (- when not written)
+digest() {
+	local f h=()
+
+	for f in "$1" "$1.base"; do
+		if [ -e "$f" ]; then
+			h+=("$(sha256sum < "$f")")
+		else
+			h+=(-)
+		fi
+	done
+	echo "$(cat "$1.rc") ${h[0]%% *} ${h[1]%% *}"
+}
+
+# key FEATURES ARG...: the reference cache's name for a run
+key() {
+	local a
+
+	for a in "$@"; do
+		if [ -f "$a" ]; then
+			stat -L -c '%n %s %Y %i' "$a"
+		else
+			echo "$a"
+		fi
+	done | { echo "$REF_SUM"; cat; } | sha256sum | cut -c1-40
+}
+
+# ref_run OUT ARGS...: the reference's digest of a run, from the cache when
+# it has it
+ref_run() {
+	local out=$1 k
+	shift
+	if [ -n "$RCACHE" ]; then
+		k=$(key "$@")
+		if [ -f "$RCACHE/$k" ]; then
+			cat "$RCACHE/$k"
+			return
+		fi
+	fi
+	run "$REF" "$out" "$@"
+	digest "$out"
+	[ -z "$RCACHE" ] || digest "$out" > "$RCACHE/$k"
+}
+
+# one share of the job list: per job and feature set a line
+# "SET same|differs LABEL FEATURES [what]" in W/res/SHARE
+share() {
+	local j=$1 set label args feat r n what rd nd
+	r=$W/out.$j.ref n=$W/out.$j.new
+	awk -v j="$j" -v n="$JOBS" 'NR % n == j' "$JOBLIST" |
+	while IFS=$'\t' read -r set label args; do
+		for feat in default all; do
+			# shellcheck disable=SC2086 # (args: one word each)
+			rd=$(ref_run "$r" --features="$feat" $args)
+			# shellcheck disable=SC2086
+			run "$NEW" "$n" --features="$feat" $args
+			nd=$(digest "$n")
+			what=
+			if [ "${rd%% *}" != "${nd%% *}" ]; then
+				what="exit ${nd%% *}, reference ${rd%% *}"
+			elif [ "$(echo "$rd" | cut -d' ' -f2)" != "$(echo "$nd" | cut -d' ' -f2)" ]; then
+				what="other bytes written"
+			elif [ "$rd" != "$nd" ]; then
+				what="other bytes in the distilled base"
+			fi
+			if [ -n "$what" ]; then
+				echo "$set differs $label $feat $what ($args)"
+			else
+				echo "$set same $label $feat ${nd%% *}"
+			fi
+		done
+	done > "$W/res/$j"
+}
+
+RCACHE=${SAME_AS_REF_CACHE:-}
+if [ -n "$RCACHE" ]; then
+	mkdir -p "$RCACHE" || die "cannot make $RCACHE"
+	RCACHE=$(realpath "$RCACHE")
+fi
+REF_SUM=$(sha256sum < "$REF")
+t0=$(date +%s)
+for ((j = 0; j < JOBS; j++)); do
+	share "$j" &
+done
+wait
+cat "$W"/res/* > "$W/all"
+
+fail=0
+echo "same-as: $NEW against $REF, both feature sets ($(($(date +%s) - t0)) s)"
+for set in $SETS; do
+	read -r runs same written failed < <(awk -v s="$set" '$1 == s {
+		n++; if ($2 == "same") { k++; if ($5 == 0) w++; else f++ } }
+		END { printf "%d %d %d %d\n", n, k, w, f }' "$W/all")
+	[ "$runs" -gt 0 ] || continue
+	echo "  $set: $((runs / 2)) inputs, $runs runs: $same the same ($written written, $failed refused by both with the same status), $((runs - same)) differ"
+	[ "$same" -eq "$runs" ] || fail=1
+done
+for a in "${absent[@]}"; do
+	echo "  not compared: $a"
+	[ "${SAME_AS_STRICT:-0}" = 1 ] && fail=1
+done
+if grep -q '^[a-z]* differs ' "$W/all"; then
+	echo "same-as: the first differences:"
+	grep '^[a-z]* differs ' "$W/all" | head -10 | sed 's/^/  /'
+fi
+total=$(wc -l < "$W/all")
+[ "$total" -gt 0 ] || { echo "same-as: FAILED: no input at all"; exit 1; }
+[ "$fail" -eq 0 ] || { echo "same-as: FAILED"; exit 1; }
+echo "same-as: ok: $total runs, the same bytes and exit statuses"
