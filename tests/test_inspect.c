@@ -130,7 +130,8 @@ static size_t split_tabs(char *s, char **f, size_t max)
 
 /* ---- fixtures for the lint rules and the views ---- */
 
-enum { T_VOID = 0, T_INT = 1, T_LONG, T_VOIDP, T_AUX, T_AUX_TD, T_CONST_AUX };
+enum { T_VOID = 0, T_INT = 1, T_LONG, T_VOIDP, T_AUX, T_AUX_TD, T_CONST_AUX,
+       T_META };	/* struct btf_struct_meta *: added to an object that uses it */
 
 struct tfn {
 	const char *name;
@@ -138,6 +139,8 @@ struct tfn {
 	int p[4];
 	int nr;
 	bool tag;		/* "bpf_kfunc" decl tag */
+	int named;		/* 1 + the index of the parameter called pname */
+	const char *pname;	/* (the others are a<index>) */
 };
 
 struct tset {
@@ -154,9 +157,10 @@ struct tobj {
 	bool resolved;
 };
 
-static int map_type(const struct fx_btf *b, int t)
+static int map_type(const struct fx_btf *b, int t, int meta_ptr)
 {
 	switch (t) {
+	case T_META: return meta_ptr;
 	case T_INT: return b->t_int;
 	case T_LONG: return b->t_long;
 	case T_VOIDP: return b->t_voidp;
@@ -176,14 +180,25 @@ static char *make_obj(const char *file, const struct tobj *o)
 	size_t size, nr_sets = 0;
 	char *path = xstrdup(th_path(file));
 	void *raw;
+	int meta_ptr = 0;
 
 	assert_int_equal(fx_btf_init(&b, NULL), 0);
+	for (int i = 0; i < 6 && o->f[i].name; i++)
+		for (int k = 0; k < o->f[i].nr && !meta_ptr; k++)
+			if (o->f[i].p[k] == T_META)
+				meta_ptr = btf__add_ptr(b.btf, btf__add_struct(b.btf, "btf_struct_meta", 8));
 	for (int i = 0; i < 6 && o->f[i].name; i++) {
-		int params[4], id;
+		const struct tfn *f = &o->f[i];
+		int id, proto = btf__add_func_proto(b.btf, map_type(&b, f->ret, meta_ptr));
 
-		for (int k = 0; k < o->f[i].nr; k++)
-			params[k] = map_type(&b, o->f[i].p[k]);
-		id = fx_add_func(&b, o->f[i].name, map_type(&b, o->f[i].ret), params, o->f[i].nr);
+		for (int k = 0; k < f->nr; k++) {
+			char pname[16];
+
+			snprintf(pname, sizeof(pname), "a%d", k);
+			assert_int_equal(btf__add_func_param(b.btf, k + 1 == f->named ? f->pname : pname,
+							     map_type(&b, f->p[k], meta_ptr)), 0);
+		}
+		id = fx_add_func_proto_id(&b, f->name, proto);
 		assert_true(id > 0);
 		if (o->f[i].tag)
 			assert_true(btf__add_decl_tag(b.btf, "bpf_kfunc", id, -1) > 0);
@@ -285,6 +300,23 @@ static const struct lcase lint_cases[] = {
 	{ "lint_implicit_not_last_clean", NULL, NULL, false, {
 		.f = { F("bpf_m", T_INT, T_INT, T_LONG, T_CONST_AUX) },
 		.s = { S("kf", KFS, E("bpf_m", IMP)) } } },
+	/* the verifier supplies a collection insert's node offset after meta
+	 * (7.3's bpf_list_push_front(head, node, meta, off)): by design */
+	{ "lint_implicit_meta_then_offset", NULL, NULL, false, {
+		.f = { F("bpf_lp", T_INT, T_VOIDP, T_VOIDP, T_META, T_LONG) },
+		.s = { S("kf", KFS, E("bpf_lp", IMP)) } } },
+	/* and beside 7.3's legacy _impl, whose meta is a void *meta__ign */
+	{ "lint_implicit_meta_then_offset_legacy", NULL, NULL, false, {
+		.f = { F("bpf_lp", T_INT, T_VOIDP, T_META, T_LONG),
+		       { "bpf_lp_impl", T_INT, { T_VOIDP, T_VOIDP, T_LONG }, 3, false, 2, "meta__ign" } },
+		.s = { S("kf", KFS, E("bpf_lp", IMP), E("bpf_lp_impl", 0)) } } },
+	/* more than the offset, or a pointer where it should be: not supplied */
+	{ "lint_implicit_meta_then_two", "implicit-not-last", "bpf_lp", false, {
+		.f = { F("bpf_lp", T_INT, T_VOIDP, T_META, T_LONG, T_LONG) },
+		.s = { S("kf", KFS, E("bpf_lp", IMP)) } } },
+	{ "lint_implicit_meta_then_pointer", "implicit-not-last", "bpf_lp", false, {
+		.f = { F("bpf_lp", T_INT, T_VOIDP, T_META, T_VOIDP) },
+		.s = { S("kf", KFS, E("bpf_lp", IMP)) } } },
 	/* impl-not-func */
 	{ "lint_impl_not_func", "impl-not-func", "bpf_s", FIXED, {
 		.f = { F("bpf_s", T_INT, T_INT, T_AUX) }, .struct_name = "bpf_s_impl",

@@ -14,9 +14,11 @@
  * (through modifiers, not typedefs) to struct bpf_prog_aux or btf_struct_meta;
  * an existing FUNC <kfunc>_impl is a legacy one whatever its prototype, and a
  * KF_IMPLICIT_ARGS kfunc without an implicit argument still gets its _impl;
- * both are warnings here. One difference, on purpose: a decl tag of a
- * dropped parameter moves to _impl (upstream also leaves it on the reduced
- * kfunc, past its last parameter, which the kernel refuses).
+ * both are warnings here, as are parameters after the implicit one unless
+ * the verifier supplies them (verifier_supplies_rest()). One difference, on
+ * purpose: a decl tag of a dropped parameter moves to _impl (upstream also
+ * leaves it on the reduced kfunc, past its last parameter, which the kernel
+ * refuses).
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -70,22 +72,62 @@ static const struct btf_type *skip_mods(const struct b2b_btf *btf, __u32 id)
 	return t;
 }
 
-static bool is_implicit_arg(const struct b2b_btf *btf, __u32 type_id)
+/* The struct an implicit argument points to, NULL for any other type. */
+static const char *implicit_struct(const struct b2b_btf *btf, __u32 type_id)
 {
 	static const char *const implicit_structs[] = { "bpf_prog_aux", "btf_struct_meta" };
 	const struct btf_type *t = skip_mods(btf, type_id);
 	const char *name;
 
 	if (!t || !b2b_is_ptr(t))
-		return false;
+		return NULL;
 	t = skip_mods(btf, t->type);
 	if (!t || !b2b_is_struct(t))
-		return false;
+		return NULL;
 	name = b2b_btf_str(btf, t->name_off);
 	for (size_t i = 0; name && i < ARRAY_SIZE(implicit_structs); i++)
 		if (!strcmp(name, implicit_structs[i]))
-			return true;
-	return false;
+			return implicit_structs[i];
+	return NULL;
+}
+
+static bool is_implicit_arg(const struct b2b_btf *btf, __u32 type_id)
+{
+	return implicit_struct(btf, type_id) != NULL;
+}
+
+/*
+ * Whether the verifier supplies the parameters of proto after its implicit
+ * one at arg, so that dropping them is the design, not a loss. Linux 7.3's
+ * verifier takes every parameter past the reduced prototype as implicit
+ * (is_kfunc_arg_implicit()) but writes values into only what its fixups
+ * know: the struct btf_struct_meta * of the collection inserts
+ * (bpf_list_push_front/back, bpf_list_add, bpf_rbtree_add) and, in the
+ * register after it, the node's offset (bpf_fixup_kfunc_call(): "The
+ * verifier rewrites @meta and @off"). So: the implicit argument is a
+ * struct btf_struct_meta * (or the legacy _impl's void *meta__ign) and one
+ * integer parameter follows it. A struct bpf_prog_aux * gets no company.
+ */
+static bool verifier_supplies_rest(const struct b2b_btf *btf, __u32 proto, int arg)
+{
+	const struct btf_type *t = b2b_btf_type_by_id(btf, proto), *off;
+	const struct btf_param *p = btf_params(t);
+	const char *s = implicit_struct(btf, p[arg].type), *name;
+
+	if ((int)b2b_vlen(t) != arg + 2)
+		return false;
+	if (!s) {
+		t = skip_mods(btf, p[arg].type);
+		name = b2b_btf_str(btf, p[arg].name_off);
+		if (!t || !b2b_is_ptr(t) || !name || strcmp(name, "meta__ign"))
+			return false;
+	} else if (strcmp(s, "btf_struct_meta")) {
+		return false;
+	}
+	off = skip_mods(btf, p[arg + 1].type);
+	for (int depth = 0; off && b2b_kind(off) == BTF_KIND_TYPEDEF && depth < 32; depth++)
+		off = skip_mods(btf, off->type);
+	return off && b2b_kind(off) == BTF_KIND_INT;
 }
 
 int b2b_first_implicit_arg(const struct b2b_btf *btf, __u32 proto_id)
@@ -457,7 +499,7 @@ static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 pr
 	char dropped[256];
 	size_t len = 0;
 
-	if (keep >= vlen - 1)
+	if (keep >= vlen - 1 || verifier_supplies_rest(btf, proto, keep))
 		return;
 	dropped[0] = 0;
 	for (int i = keep + 1; i < vlen && len < sizeof(dropped) - 1; i++) {
