@@ -160,7 +160,7 @@ include fuzz/fuzz.mk
 
 # ---- demo: the main job on a built-in example ----
 DEMO_PKGS := gcc make clang libbpf-dev libelf-dev zlib1g-dev liblzma-dev libzstd-dev libcmocka-dev pkg-config bash-completion \
-	     dwarves bpftool
+	     dwarves bpftool mandoc
 demo:
 	@if [ "$$(id -u)" = 0 ]; then \
 		missing=$$(for p in $(DEMO_PKGS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -175,7 +175,7 @@ demo:
 # ---- install ----
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BTF2BTF_BIN) $(DESTDIR)$(BINDIR)/btf2btf
 	install -d $(DESTDIR)$(ADAPTERDIR)
 	sed 's|@BTF2BTF@|$(BINDIR)/btf2btf|' src/adapter/pahole.sh > $(DESTDIR)$(ADAPTERDIR)/pahole
@@ -186,6 +186,7 @@ install: all
 	ln -sf libbtf2btf.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libbtf2btf.so
 	install -m 644 include/btf2btf.h $(DESTDIR)$(INCLUDEDIR)/btf2btf.h
 	install -m 644 btf2btf.1 $(DESTDIR)$(MANDIR)/man1/btf2btf.1
+	install -m 644 libbtf2btf.3 $(DESTDIR)$(MANDIR)/man3/libbtf2btf.3
 	install -m 644 bash-completion/btf2btf $(DESTDIR)$(COMPLETIONDIR)/btf2btf
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \

@@ -40,10 +40,14 @@ check-cli-symbols: $(CLI_OBJS)
 # The Kbuild pahole adapter against the real pahole (needs pahole, clang, bpftool)
 check-adapter: $(ADAPTER) $(BTF2BTF_BIN)
 	ADAPTER=$(abspath $(ADAPTER)) BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-adapter.sh
+# the man pages against --help, the version script and mandoc; libbtf2btf(3)'s
+# example compiled and run
+check-man: $(BTF2BTF_BIN) $(SHARED_LIB) fixtures
+	@./tests/check-man.sh $(BUILD) $(CC)
 check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
-check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
-.PHONY: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api
+check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api check-man
+.PHONY: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api check-man
 # The bytes this build writes for what another build recorded
 # (tests/same-output.sh record, scripts/check-chroot.sh: the host's build,
 # compared in the trixie and forky chroots)
@@ -69,7 +73,7 @@ check: check-run-tests
 # DOCS=skip (the toolchain matrix's chroots) leaves the examples out and
 # says so: they show the type ids of the fixtures Debian 12's gcc and pahole
 # 1.24 build, and pahole >= 1.30 orders a BTF's FUNCs by name.
-DOC_PAGES := README.md $(sort $(wildcard docs/*.md)) btf2btf.1
+DOC_PAGES := README.md $(sort $(wildcard docs/*.md)) btf2btf.1 libbtf2btf.3
 check-docs: $(BTF2BTF_BIN) fixtures
 	@./tests/check-docs-self.sh $(BUILD)
 	@if [ "$(DOCS)" = skip ]; then \
