@@ -23,6 +23,17 @@
 #   make kernel-test KERNEL=7.2 the pahole adapter on unpatched Linux 7.2 (build/lib/btf2btf/pahole,
 #                               or PAHOLE_ADAPTER=/usr/lib/btf2btf/pahole)
 #   make kernel-clean           remove the caches (KERNEL_CACHE_ROOT/kernel-{6.12,7.3,7.2})
+#   make check-kernel-harness   the harness without a kernel (part of make check):
+#                               ARCH, CROSS_COMPILE, CC, LLVM, O refused, the
+#                               step runner's bounds, the build logs' check
+#
+# Every kernel make and guest boot of the proofs runs bounded in time and in
+# log size, stdin from /dev/null (kernel/scripts/bounded-run; the limits,
+# KTEST_BUILD_TIMEOUT=7200 s a kernel make, KTEST_CONFIG_TIMEOUT=900,
+# KTEST_STEP_TIMEOUT=3600 the other makes, QEMU_TIMEOUT a boot,
+# KTEST_LOG_MAX=128 MiB a log: kernel/scripts/lib.sh); a stopped step fails
+# with its last lines and the path of its log. The kernel's build logs
+# ($KCACHE/logs) must hold no btf2btf warning.
 #
 # Cached steps live outside the clone, in KERNEL_CACHE_ROOT (/var/cache/btf2btf
 # when writable, else ~/.cache/btf2btf): kernel-6.12, kernel-7.3, kernel-7.2 and
@@ -64,6 +75,26 @@ KTEST_ADAPTER_DEP = $(filter $(ADAPTER),$(PAHOLE_ADAPTER))
 
 $(foreach k,$(KERNEL),$(if $(KTEST_$(k)),,$(error KERNEL=$(k): no such kernel proof (6.12, 7.3 or 7.2))))
 
+# Make variables that change what the kernels' make builds, which no cache
+# key of the proofs holds: refused, before anything is built, when a goal
+# runs a proof and one comes from the command line or the environment (make
+# hands both down to the kernel's make). `make kernel-test KERNEL=7.3
+# ARCH=s390` once ran the x86 proof with ARCH=s390: failstop's make prepare
+# met s390's Kconfig with the host's gcc and wrote 59 GB of kconfig prompts.
+# kernel/scripts/lib.sh refuses them too, for the scripts run by hand.
+KTEST_BUILD_VARS := ARCH CROSS_COMPILE CC LLVM O KBUILD_OUTPUT
+KTEST_GIVEN_VARS := $(strip $(foreach v,$(KTEST_BUILD_VARS),$(if $(filter command environment override,\
+		    $(firstword $(origin $(v)))),$(if $($(v)),$(v)=$($(v))))))
+ifneq ($(and $(filter kernel-test kernel-build kernel-test-s390,$(MAKECMDGOALS)),$(KTEST_GIVEN_VARS)),)
+ifneq ($(filter ARCH=s390%,$(KTEST_GIVEN_VARS)),)
+$(error $(KTEST_GIVEN_VARS): refused; the s390x proof is `make kernel-test-s390`, which sets ARCH \
+	and CROSS_COMPILE itself (kernel/s390.mk))
+endif
+$(error $(KTEST_GIVEN_VARS): refused; these change the kernel build and no cache key of the \
+	proofs holds them. The proofs build x86-64 with the host's gcc (s390x: `make kernel-test-s390`); \
+	to prove a btf2btf built otherwise, give BTF2BTF=<path of it>)
+endif
+
 # run STEP of each selected proof, in order, stopping at the first failure
 ktest = @set -e; $(foreach k,$(KERNEL),echo "==> kernel $(k): $(1)"; $(KTEST_ENV_$(k)) $(KTEST_$(k)) $(1);)
 
@@ -94,3 +125,8 @@ kernel-check-patches:
 
 kernel-clean:
 	rm -rf $(KERNEL_CACHE) $(KERNEL_CACHE_7.3) $(KERNEL_CACHE_7.2)
+
+check-kernel-harness:
+	@./tests/test-kernel-harness.sh
+check: check-kernel-harness
+.PHONY: check-kernel-harness

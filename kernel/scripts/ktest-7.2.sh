@@ -77,8 +77,8 @@ step_source() {
 }
 
 # the one thing a user adds to the build: PAHOLE=<adapter>
-make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
-make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
+make_kernel() { kernel_make kernel -C "$SRC" O="$OBJ" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
+make_testmod() { kernel_make testmod -C "$OBJ" M="$TESTMOD" -j"$JOBS" PAHOLE="$ADAPTER" "$@"; }
 
 step_kernel() {
 	step_config
@@ -128,10 +128,9 @@ step_sched_ext() {
 	mkdir -p "$SCX"
 	vmlinux_h "$SCX/vmlinux.h"
 	say "sched_ext: make -C tools/testing/selftests/sched_ext ($CLANG)"
-	make -C "$SRC/tools/testing/selftests/sched_ext" -j"$JOBS" OUTPUT="$SCX" \
-		CLANG="$CLANG" BPFTOOL="$BPFTOOL" VMLINUX_BTF="$OBJ/vmlinux" VMLINUX_H="$SCX/vmlinux.h" \
-		> "$SCX/build.log" 2>&1 ||
-		{ tail -30 "$SCX/build.log"; die "sched_ext selftests build failed (see $SCX/build.log)"; }
+	kmake "$KTEST_STEP_TIMEOUT" "$SCX/build.log" -C "$SRC/tools/testing/selftests/sched_ext" -j"$JOBS" \
+		OUTPUT="$SCX" CLANG="$CLANG" BPFTOOL="$BPFTOOL" VMLINUX_BTF="$OBJ/vmlinux" VMLINUX_H="$SCX/vmlinux.h" ||
+		die "sched_ext selftests build failed (see $SCX/build.log)"
 	# the runner again, static (LDFLAGS on the make command line would reach
 	# libbpf's shared library too): its objects, each test's own
 	local o=$SCX/build/obj/sched_ext t objs=()

@@ -25,7 +25,8 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$TOP"
-KTEST_NAME=ktest-7.3
+# (ktest-s390.sh, which sources this file, names its own messages)
+[ -n "${KTEST_SOURCED:-}" ] || KTEST_NAME=ktest-7.3
 # shellcheck source=kernel/scripts/lib.sh
 . "$TOP/kernel/scripts/lib.sh"
 
@@ -98,8 +99,8 @@ step_source() {
 }
 
 # the series makes gen-btf.sh run $BTF2BTF; the unpatched tree ignores it
-make_kernel() { make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
-make_testmod() { make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
+make_kernel() { kernel_make kernel -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
+make_testmod() { kernel_make testmod -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" "$@"; }
 
 step_kernel() {
 	step_config
@@ -372,7 +373,8 @@ step_failstop() {
 		die "failstop: bpf_testmod.ko got a .BTF section although btf2btf failed"
 	say "failstop: gen-btf.sh (module) with BTF2BTF=false exits $rc, no .BTF embedded"
 	rc=0
-	make -s -C "$SRC" O="$OBJ" BTF2BTF=false prepare > "$d/prepare.log" 2>&1 || rc=$?
+	kmake -q "$KTEST_STEP_TIMEOUT" "$d/prepare.log" -s -C "$SRC" O="$OBJ" BTF2BTF=false prepare || rc=$?
+	[ $rc -lt 124 ] || die "failstop: make prepare with BTF2BTF=false did not end by itself (see $d/prepare.log)"
 	[ $rc != 0 ] && grep -q 'needs btf2btf' "$d/prepare.log" ||
 		die "failstop: make prepare with BTF2BTF=false did not stop (see $d/prepare.log)"
 	say "failstop: make prepare with BTF2BTF=false stops: $(grep -m1 'needs btf2btf' "$d/prepare.log" | tr -s '* ' ' ')"

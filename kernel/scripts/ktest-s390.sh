@@ -24,7 +24,6 @@
 
 set -euo pipefail
 
-export ARCH=s390 CROSS_COMPILE=${CROSS_COMPILE:-s390x-linux-gnu-}
 KCACHE=${KCACHE:-/var/cache/btf2btf/kernel-7.3-s390}
 KIMAGE=arch/s390/boot/bzImage
 export QEMU_SYSTEM=qemu-system-s390x
@@ -34,9 +33,11 @@ export QEMU_SYSTEM=qemu-system-s390x
 # takes over from the early one, and /init's lines would never show
 QEMU_CONSOLE=(-display none -nodefaults -chardev "stdio,id=con" -device "sclplmconsole,chardev=con")
 KTEST_SOURCED=1
+KTEST_NAME=ktest-s390
 # shellcheck source=kernel/scripts/ktest-7.3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/ktest-7.3.sh"
-KTEST_NAME=ktest-s390
+# (after lib.sh refused any ARCH or CROSS_COMPILE given from outside)
+export ARCH=s390 CROSS_COMPILE=s390x-linux-gnu-
 CONFIGS=("$KDIR"/configs/"$VER"-s390/*.config)
 # no modules in this config, hence no bpf_testmod (configs/7.3-s390)
 TESTMOD=

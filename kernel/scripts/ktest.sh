@@ -131,17 +131,7 @@ step_config() {
 		return
 	fi
 	say "config: tinyconfig + ${CONFIGS[*]}"
-	mkdir -p "$OBJ"
-	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
-	"$SRC"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${CONFIGS[@]}" >/dev/null
-	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
-	# every option of the fragments must have survived olddefconfig
-	local line missing=0
-	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qxF "$line" "$OBJ/.config" || { echo "config: missing $line" >&2; missing=1; }
-	done < <(cat "${CONFIGS[@]}")
-	[ $missing = 0 ] || die "config fragment not satisfied (see above)"
+	kconfig_merge "$SRC" "$OBJ" "${CONFIGS[@]}"
 	stamp_set config "$KEY_CFG"
 }
 
@@ -151,9 +141,9 @@ step_kernel() {
 	kernel_cached && return
 	local t0=$SECONDS
 	say "kernel: make -j$JOBS bzImage modules (BTF2BTF=$BTF2BTF)"
-	make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" bzImage modules
+	kernel_make kernel -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF="$BTF2BTF" bzImage modules
 	say "kernel: make M=$TESTMOD modules"
-	make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" modules
+	kernel_make testmod -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF="$BTF2BTF" modules
 	kernel_built "$t0"
 }
 
@@ -224,7 +214,7 @@ step_build_failures() {
 	rm -f "$OBJ/vmlinux"
 	say "build-failure: make vmlinux BTF2BTF=false (log in $log)"
 	rc=0
-	make -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF=false vmlinux > "$log" 2>&1 || rc=$?
+	kmake -q "$KTEST_STEP_TIMEOUT" "$log" -C "$SRC" O="$OBJ" -j"$JOBS" BTF2BTF=false vmlinux || rc=$?
 	f=$(grep -m1 "BTF: 'false .tmp_vmlinux1' failed" "$log" || true)
 	if [ $rc != 0 ] && [ -n "$f" ] && [ ! -e "$OBJ/vmlinux" ]; then
 		echo "PASS build_vmlinux_btf2btf_failure: make exits $rc, no vmlinux, \"$f\""
@@ -238,7 +228,7 @@ step_build_failures() {
 	rm -f "$TESTMOD/bpf_testmod.ko"
 	say "build-failure: make M=bpf_testmod BTF2BTF=false (log in $log)"
 	rc=0
-	make -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF=false modules > "$log" 2>&1 || rc=$?
+	kmake -q "$KTEST_STEP_TIMEOUT" "$log" -C "$OBJ" M="$TESTMOD" -j"$JOBS" BTF2BTF=false modules || rc=$?
 	f=$(grep -m1 "BTF \[M\]: 'false --btf-base" "$log" || true)
 	local left=no
 	[ ! -e "$TESTMOD/bpf_testmod.ko" ] || left=yes
@@ -266,9 +256,12 @@ step_negative() {
 		say "negative: copying $OBJ, relinking with BTF2BTF=true"
 		cp -a "$OBJ" "$NEG/build"
 		rm -f "$NEG/build/vmlinux"
-		make -C "$SRC" O="$NEG/build" -j"$JOBS" BTF2BTF=true bzImage
+		kmake "$KTEST_STEP_TIMEOUT" "$(kernel_log negative)" -C "$SRC" O="$NEG/build" -j"$JOBS" \
+			BTF2BTF=true bzImage || die "negative: make bzImage failed (log: $(kernel_log negative))"
 		cp "$TESTMOD"/Makefile "$TESTMOD"/*.[ch] "$NEG/testmod/"
-		make -C "$NEG/build" M="$NEG/testmod" -j"$JOBS" BTF2BTF=true modules
+		kmake "$KTEST_STEP_TIMEOUT" "$(kernel_log negative-testmod)" -C "$NEG/build" M="$NEG/testmod" \
+			-j"$JOBS" BTF2BTF=true modules ||
+			die "negative: make M=testmod failed (log: $(kernel_log negative-testmod))"
 		cp -a "$GUEST/root" "$NEG/root"
 		cp "$NEG/testmod/bpf_testmod.ko" "$NEG/root/bpf_testmod.ko"
 		pack_initramfs "$NEG/root" "$NEG/initrd.gz"
@@ -341,7 +334,9 @@ step_reloc() {
 		chmod +x "$REL/btf2btf-no-distill"
 		cp "$TESTMOD"/Makefile "$TESTMOD"/*.[ch] "$REL/testmod-plain/"
 		say "reloc: bpf_testmod without .BTF.base, against kernel A"
-		make -C "$OBJ" M="$REL/testmod-plain" -j"$JOBS" BTF2BTF="$REL/btf2btf-no-distill" modules
+		kmake "$KTEST_STEP_TIMEOUT" "$(kernel_log reloc-testmod)" -C "$OBJ" M="$REL/testmod-plain" \
+			-j"$JOBS" BTF2BTF="$REL/btf2btf-no-distill" modules ||
+			die "reloc: make M=testmod-plain failed (log: $(kernel_log reloc-testmod))"
 		! readelf -S "$REL/testmod-plain/bpf_testmod.ko" | grep -q ' \.BTF\.base ' ||
 			die "the module built without --distill-base has a .BTF.base section"
 		# kernel B, relinked in a copy of A's tree as the negative control is
@@ -353,7 +348,8 @@ step_reloc() {
 		chmod +x "$REL/btf2btf-sorted"
 		cp -a "$OBJ" "$REL/build"
 		rm -f "$REL/build/vmlinux"
-		make -C "$SRC" O="$REL/build" -j"$JOBS" BTF2BTF="$REL/btf2btf-sorted" bzImage
+		kmake "$KTEST_STEP_TIMEOUT" "$(kernel_log reloc)" -C "$SRC" O="$REL/build" -j"$JOBS" \
+			BTF2BTF="$REL/btf2btf-sorted" bzImage || die "reloc: make bzImage failed (log: $(kernel_log reloc))"
 		ida=$(bpftool btf dump file "$OBJ/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
 		idb=$(bpftool btf dump file "$REL/build/vmlinux" | sed -n "s/^\[\([0-9]*\)\] STRUCT 'bpf_prog_aux' .*/\1/p")
 		[ -n "$ida" ] && [ -n "$idb" ] && [ "$ida" != "$idb" ] ||

@@ -10,6 +10,84 @@ die() { printf '%s: error: %s\n' "${KTEST_NAME:-ktest}" "$*" >&2; exit 1; }
 # a cache key computed from a file a fresh clone lacks did): name it
 trap 'printf "%s: error: line %s: %s exited %s\n" "${KTEST_NAME:-ktest}" "$LINENO" "$BASH_COMMAND" "$?" >&2' ERR
 
+# Make variables that change what a kernel make builds, and which no cache
+# key of the proofs holds: refused, from the environment (where an enclosing
+# make puts its command line's) or a make command line, before anything is
+# built. `make kernel-test KERNEL=7.3 ARCH=s390` once ran the x86 proof with
+# ARCH=s390 handed down; failstop's make prepare then met s390's Kconfig with
+# the host's gcc and kconfig asked "Processor type choice[1-0?]:" of no one
+# until 59 GB of log had filled the disk. The x86-64 proofs build with the
+# host's gcc; ktest-s390.sh sets ARCH and CROSS_COMPILE itself (after this).
+KTEST_BUILD_VARS=(ARCH CROSS_COMPILE CC LLVM O KBUILD_OUTPUT)
+refuse_build_vars() {
+	local v set=()
+	for v in "${KTEST_BUILD_VARS[@]}"; do
+		[ -z "${!v:-}" ] || set+=("$v=${!v}")
+	done
+	[ ${#set[@]} = 0 ] && return
+	case " ${set[*]}" in
+	*" ARCH=s390"*) die "${set[*]}: refused; the s390x proof is \`make kernel-test-s390\`," \
+		"which sets ARCH and CROSS_COMPILE itself (kernel/s390.mk)" ;;
+	*) die "${set[*]}: refused; these change the kernel build and no cache key of the proofs" \
+		"holds them. The proofs build x86-64 with the host's gcc (s390x: \`make kernel-test-s390\`);" \
+		"to prove a btf2btf built otherwise, give BTF2BTF=<path of it>" ;;
+	esac
+}
+refuse_build_vars
+
+# Every kernel make and guest boot runs under kernel/scripts/bounded-run:
+# stdin from /dev/null, its output in a log file capped at KTEST_LOG_MAX
+# bytes, stopped after a time limit; a stopped step fails with its last
+# lines and the path of its log. The limits, generous (seconds; raise them
+# in the environment on a slower machine): a kernel make, KTEST_BUILD_TIMEOUT
+# (a cold tinyconfig build takes 440 s on 2 cores, 10-25 min while other
+# jobs share them); the configuration, KTEST_CONFIG_TIMEOUT (under 30 s); the
+# other makes (tools, relinks, make prepare), KTEST_STEP_TIMEOUT; a guest
+# boot, each proof's QEMU_TIMEOUT.
+BOUNDED_RUN=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bounded-run
+KTEST_BUILD_TIMEOUT=${KTEST_BUILD_TIMEOUT:-7200}
+KTEST_CONFIG_TIMEOUT=${KTEST_CONFIG_TIMEOUT:-900}
+KTEST_STEP_TIMEOUT=${KTEST_STEP_TIMEOUT:-3600}
+KTEST_LOG_MAX=${KTEST_LOG_MAX:-134217728}
+
+# bounded [-q] SECONDS LOG COMMAND...: COMMAND under bounded-run (-q: its
+# failure is reported by the caller, unless it was stopped)
+bounded() {
+	local flags=()
+	[ "$1" != -q ] || { flags=(-q); shift; }
+	mkdir -p "$(dirname "$2")"
+	"$BOUNDED_RUN" "${flags[@]}" -t "$1" -m "$KTEST_LOG_MAX" -l "$(basename "$2" .log)" "$2" "${@:3}"
+}
+
+# kmake [-q] SECONDS LOG MAKE-ARGUMENT...: a kernel make, bounded, in an
+# environment without the enclosing make's flags and command line
+# (MAKEFLAGS: its -k, -n, -e or variables are not the proof's to pass on),
+# and with KCONFIG_NOSILENTUPDATE set: a syncconfig that would change the
+# configuration (make prepare or a build on a .config that no longer fits
+# the tree, the arch or the compiler) fails at once with "The
+# configuration requires explicit update" instead of asking questions
+# (the config step writes .config with tinyconfig and olddefconfig, which
+# ask none)
+kmake() {
+	local flags=()
+	[ "$1" != -q ] || { flags=(-q); shift; }
+	bounded "${flags[@]}" "$1" "$2" env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL \
+		KCONFIG_NOSILENTUPDATE=1 make "${@:3}"
+}
+
+# btf2btf_quiet LOG...: the kernel's build logs hold no btf2btf warning (a
+# build of correct code prints none; lint findings stay in --check); dies
+# quoting them
+btf2btf_quiet() {
+	local hits
+	hits=$(grep -h 'btf2btf: warning' "$@" | LC_ALL=C sort | uniq -c || true)
+	if [ -n "$hits" ]; then
+		printf '%s\n' "$hits" | sed -n 's/^ *\([0-9]*\) /    (x\1) /; 1,40p' >&2
+		die "btf2btf warned in the kernel build (above; logs: $*): a build of correct code must be quiet"
+	fi
+	say "kernel: no btf2btf warning in the build logs ($*)"
+}
+
 # tool_path VALUE DEFAULT: VALUE (DEFAULT when empty) made absolute when it
 # exists, as the steps run it from other directories
 tool_path() { realpath "${1:-$2}" 2>/dev/null || echo "${1:-$2}"; }
@@ -31,22 +109,43 @@ stamp_set() { printf '%s\n' "$2" > "$STAMPS/$1"; }
 # The kernel step's cache, one for every proof (reads BTF2BTF, OBJ, TESTMOD,
 # KEY_KERNEL, KEY_TOOL; KIMAGE, default arch/x86/boot/bzImage; an empty
 # TESTMOD: a build without bpf_testmod). kernel_cached: 0 when the image and
-# bpf_testmod.ko are up to date; else 1, after deleting vmlinux and the .ko
-# when btf2btf changed (the link step makes the BTF, and kbuild would not
-# link again).
+# bpf_testmod.ko are up to date, after checking the logs of the make that
+# built them (kernel_log) for btf2btf warnings; else 1, after deleting vmlinux
+# and the .ko: every build links them again, so that its logs show the BTF
+# phase (kbuild would not link again for a changed btf2btf, and a make that
+# has nothing left to do would hide the warnings of the one before). A cached
+# kernel with no log (built before the logs were kept) is relinked.
 kernel_cached() {
 	[ -x "$BTF2BTF" ] || die "btf2btf not found at $BTF2BTF (run make at the top first)"
+	local logs=("$(kernel_log kernel)")
+	[ -z "$TESTMOD" ] || logs+=("$(kernel_log testmod)")
 	if stamp_ok kernel "$KEY_KERNEL" && [ -f "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" ] &&
 	   { [ -z "$TESTMOD" ] || [ -f "$TESTMOD/bpf_testmod.ko" ]; }; then
-		say "kernel: $(basename "${KIMAGE:-bzImage}")${TESTMOD:+ and bpf_testmod.ko} up to date"
-		return 0
-	fi
-	if ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
+		if ls "${logs[@]}" > /dev/null 2>&1; then
+			say "kernel: $(basename "${KIMAGE:-bzImage}")${TESTMOD:+ and bpf_testmod.ko} up to date"
+			btf2btf_quiet "${logs[@]}"
+			return 0
+		fi
+		say "kernel: no build log kept with the cached kernel: relinking for its BTF phase's output"
+	elif ! stamp_ok tool "$KEY_TOOL" && [ -f "$OBJ/vmlinux" ]; then
 		say "kernel: btf2btf changed, relinking vmlinux${TESTMOD:+ and bpf_testmod.ko}"
-		rm -f "$OBJ/vmlinux"
-		[ -z "$TESTMOD" ] || rm -f "$TESTMOD"/*.ko
 	fi
+	rm -f "$OBJ/vmlinux"
+	[ -z "$TESTMOD" ] || rm -f "$TESTMOD"/*.ko
 	return 1
+}
+
+# kernel_log NAME: the kernel step's log NAME (kernel: the image's make,
+# testmod: bpf_testmod's), kept with the build in $KCACHE/logs
+kernel_log() { printf '%s/logs/%s.log\n' "$KCACHE" "$1"; }
+
+# kernel_make NAME MAKE-ARGUMENT...: one make of the kernel step, bounded,
+# its output in kernel_log NAME
+kernel_make() {
+	local log
+	log=$(kernel_log "$1")
+	say "kernel: its output in $log"
+	kmake "$KTEST_BUILD_TIMEOUT" "$log" "${@:2}" || die "kernel: make ${*:2} failed (log: $log)"
 }
 
 # guest_cached: true (and said) when the guest's initramfs is up to date;
@@ -65,6 +164,7 @@ kernel_built() {
 	say "kernel: built in $((SECONDS - $1)) s"
 	stamp_set tool "$KEY_TOOL"
 	stamp_set kernel "$KEY_KERNEL"
+	btf2btf_quiet "$(kernel_log kernel)" ${TESTMOD:+"$(kernel_log testmod)"}
 }
 
 # pack_initramfs ROOTDIR OUT: cpio newc (owned by root), gzip -9
@@ -85,13 +185,13 @@ qemu_boot() {
 	local qemu=${QEMU_SYSTEM:-qemu-system-x86_64} console=(-nographic)
 	[ -z "${QEMU_CONSOLE[*]:-}" ] || console=("${QEMU_CONSOLE[@]}")
 	say "boot${6:+($6)}: $qemu -smp ${QEMU_SMP:-1} -accel ${QEMU_ACCEL:-tcg} (timeout ${secs}s), log in $log"
-	timeout "$secs" "$qemu" -m 512 -smp "${QEMU_SMP:-1}" -accel "${QEMU_ACCEL:-tcg}" \
+	bounded -q "$secs" "$log" "$qemu" -m 512 -smp "${QEMU_SMP:-1}" -accel "${QEMU_ACCEL:-tcg}" \
 		"${console[@]}" -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4${extra:+ $extra}" \
-		< /dev/null > "$log" 2>&1 || rc=$?
+		-append "console=ttyS0 panic=-1 quiet loglevel=4${extra:+ $extra}" || rc=$?
 	tr -d '\r' < "$log" | grep -E '^(PASS|FAIL|SKIP|INFO|BTFERR) |^[0-9]+ passed, [0-9]+ failed$' || true
 	[ $rc != 124 ] || die "QEMU timed out after ${secs}s (see $log)"
+	[ $rc != 125 ] || die "QEMU stopped: the guest's log reached the cap of $KTEST_LOG_MAX bytes (see $log)"
 	[ $rc = 0 ] || die "QEMU exited with $rc (see $log)"
 	summary=$(tr -d '\r' < "$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -1)
 	[ -n "$summary" ] || die "no test summary from the guest (see $log)"
@@ -102,15 +202,20 @@ qemu_boot() {
 	[ "${summary%% *}" -gt 0 ] || die "no guest test ran$label"
 }
 
-# kconfig_merge SRC OBJ FRAGMENT...: tinyconfig + fragments + olddefconfig;
+# kconfig_merge SRC OBJ FRAGMENT...: tinyconfig + fragments + olddefconfig
+# (none of them asks a question), each logged in $KCACHE/logs/config-*.log;
 # fails when a CONFIG_ line of a fragment did not survive.
 kconfig_merge() {
 	local src=$1 obj=$2 line missing=0
 	shift 2
 	mkdir -p "$obj"
-	make -s -C "$src" O="$obj" tinyconfig >/dev/null
-	"$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$@" >/dev/null
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	kmake "$KTEST_CONFIG_TIMEOUT" "$(kernel_log config-tinyconfig)" -s -C "$src" O="$obj" tinyconfig ||
+		die "config: make tinyconfig failed (log: $(kernel_log config-tinyconfig))"
+	bounded "$KTEST_CONFIG_TIMEOUT" "$(kernel_log config-merge)" \
+		"$src"/scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$@" ||
+		die "config: merge_config.sh failed (log: $(kernel_log config-merge))"
+	kmake "$KTEST_CONFIG_TIMEOUT" "$(kernel_log config-olddefconfig)" -s -C "$src" O="$obj" olddefconfig ||
+		die "config: make olddefconfig failed (log: $(kernel_log config-olddefconfig))"
 	while read -r line; do
 		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		grep -qxF "$line" "$obj/.config" || { echo "config: missing $line" >&2; missing=1; }
@@ -161,8 +266,9 @@ tree_tools() {
 	say "tools: building the $VER tree's bpftool (bootstrap) and libbpf.a"
 	rm -rf "$KCACHE/tools"
 	mkdir -p "$KCACHE/tools/bpftool"
-	make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap \
-		> "$KCACHE/tools/build.log" 2>&1 || { tail -20 "$KCACHE/tools/build.log"; die "bpftool build failed"; }
+	kmake "$KTEST_STEP_TIMEOUT" "$KCACHE/tools/build.log" \
+		-s -C "$SRC/tools/bpf/bpftool" OUTPUT="$KCACHE/tools/bpftool/" -j"$JOBS" bootstrap ||
+		die "bpftool build failed (log: $KCACHE/tools/build.log)"
 	"$BPFTOOL" version | sed -n 1,2p	# all of it read: head would end bpftool with SIGPIPE (pipefail)
 	stamp_set tools "$KEY_SRC"
 }
