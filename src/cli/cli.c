@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -27,6 +28,9 @@ void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 		/* libbpf cannot parse split BTF without its base: say which option */
 		if (!cli.base_path && strstr(msg, ": cannot parse BTF: "))
 			cli.split_without_base = true;
+		/* the library's B2B_NOT_SPLIT: the base was given to a vmlinux */
+		if (cli.base_path && strstr(msg, ": complete BTF, not split BTF: "))
+			cli.base_nonsense = true;
 		/* -j: the error goes into the JSON document, as bpftool's do */
 		if (!cli.json)
 			fprintf(stderr, "btf2btf: error: %s\n", msg);
@@ -78,12 +82,28 @@ int cli_fail(const char *path, int err)
 {
 	if (!cli.errors)
 		cli_error("%s: %s", path, strerror(err < 0 ? -err : err));
+	if (cli.base_nonsense) {
+		cli.base_nonsense = false;
+		return 2;
+	}
 	if (cli.split_without_base) {
 		fprintf(stderr, "btf2btf: hint: a module's .BTF is split BTF: give its base, "
 			"--btf-base vmlinux\n");
 		cli.split_without_base = false;
 	}
 	return 1;
+}
+
+int cli_check_not_own_base(const char *path, const char *base_path)
+{
+	struct stat a, b;
+
+	if (!base_path || stat(path, &a) || stat(base_path, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		return 0;	/* a file that is not there: the open says so */
+	cli_error("%s: given as its own base (-B %s): a base is the vmlinux a module was built against, and it would leave %s no types of its own",
+		  path, base_path, path);
+	return 2;
 }
 
 const char *cli_state_str(enum btf2btf_kfunc_state s)

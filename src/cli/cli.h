@@ -28,6 +28,7 @@ struct cli_opts {
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
 	bool split_without_base; /* BTF that did not parse, no --btf-base given */
+	bool base_nonsense;	/* -B given to complete BTF: bad usage (exit 2) */
 	const struct btf *base_btf;	/* -B read once for many objects, or NULL */
 	int fail_status;	/* exit status of a failure: 1, but 2 for --diff (as diff(1)) */
 };
@@ -48,7 +49,12 @@ int cli_libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap);
 
 __attribute__((format(printf, 1, 2)))
 void cli_error(const char *fmt, ...);
+/* 1 after saying why path failed (unless the library did), 2 for a base
+ * that is no base of it (bad usage). */
 int cli_fail(const char *path, int err);
+/* 0, or 2 after saying so: path is base_path itself (-B X X), which leaves
+ * it no types of its own. */
+int cli_check_not_own_base(const char *path, const char *base_path);
 /* -j and a failed run that printed no JSON: {"error": "..."} on stdout. */
 void cli_json_error(void);
 /*

@@ -295,10 +295,12 @@ int cli_kfuncs(const char *path)
 	struct btf2btf *b;
 	size_t nr;
 	int err = 0;
+	int open_rc;
 
 	/* without -T a set8 conflict is shown, not fatal (the transform refuses it) */
-	if (cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b))
-		return 1;
+	open_rc = cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b);
+	if (open_rc)
+		return open_rc;
 	inspect_note_problems(b, path, true);
 	if (o->transform) {
 		err = btf2btf__transform(b);

@@ -474,13 +474,15 @@ int cli_kfunc_decls(const char *path)
 	size_t len = 0;
 	FILE *mem;
 	int err;
+	int open_rc;
 
 	/* what the kernel's BTF phase makes of the kfuncs (7.3's set, without
 	 * the bpf_kfunc tags, dedup and sort a declaration does not need) */
 	o->features = BTF2BTF_FEAT_IMPLICIT_ARGS | BTF2BTF_FEAT_FASTCALL_TAGS |
 		      BTF2BTF_FEAT_ARENA_ATTRS;
-	if (cli_open(path, CLI_OPEN_QUIET, &b))
-		return 1;
+	open_rc = cli_open(path, CLI_OPEN_QUIET, &b);
+	if (open_rc)
+		return open_rc;
 	inspect_note_problems(b, path, true);
 	err = btf2btf__transform(b);
 	if (err) {

@@ -102,9 +102,11 @@ int cli_check(const char *path)
 	struct btf2btf *b;
 	bool set8s;
 	size_t nr;
+	int open_rc;
 
-	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &b))
-		return 1;
+	open_rc = cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &b);
+	if (open_rc)
+		return open_rc;
 	nr = btf2btf__problem_cnt(b);
 	set8s = inspect_sets_readable(b);
 	for (size_t i = 0; i < nr; i++) {

@@ -239,9 +239,11 @@ static int run_transform(const char *path)
 	const struct cli_opts *o = cli_opts();
 	struct btf2btf *b;
 	int err;
+	int open_rc;
 
-	if (cli_open(path, 0, &b))
-		return 1;
+	open_rc = cli_open(path, 0, &b);
+	if (open_rc)
+		return open_rc;
 	err = btf2btf__transform(b);
 	if (!err && !o->dry_run) {
 		if (o->output)
@@ -266,10 +268,12 @@ static int run_dump(const char *path)
 	const struct cli_opts *o = cli_opts();
 	struct btf2btf *b;
 	int err = 0;
+	int open_rc;
 
 	/* as it is: a plan the transform would refuse is still printed */
-	if (cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b))
-		return 1;
+	open_rc = cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b);
+	if (open_rc)
+		return open_rc;
 	inspect_note_problems(b, path, true);
 	if (o->transform)
 		err = btf2btf__transform(b);
@@ -466,6 +470,12 @@ static int run(int mode, int argc, char **argv)
 	const struct cli_opts *o = cli_opts();
 	int nr;
 
+	/* -B X X (easy to type as -B vmlinux vmlinux *.ko): nonsense, said */
+	for (int i = optind; i < argc; i++)
+		if (cli_check_not_own_base(argv[i], o->base_path))
+			return 2;
+	if (o->btf_path && cli_check_not_own_base(o->btf_path, o->base_path))
+		return 2;
 	if (mode == OPT_DIFF) {
 		/* as diff(1) and cmp: 0 same, 1 different, 2 trouble */
 		if (argc - optind != 2) {

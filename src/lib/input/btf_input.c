@@ -11,6 +11,7 @@
 #include "btf_format.h"
 #include "btf_input.h"
 #include "elf_file.h"
+#include "split_check.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 
@@ -52,6 +53,8 @@ int b2b_parse_btf(const void *data, size_t size, const struct b2b_btf *base, con
 		err = b2b_errno(log, err, "%s: cannot parse BTF: %s", what, strerror(-err));
 	else if (native != data)
 		out->owned = native;
+	if (!err && base)
+		err = b2b_check_split_base(out, what, log);
 	if (!err)
 		err = b2b_check_btf_types(out, what, log);
 	if (err) {

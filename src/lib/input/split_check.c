@@ -8,6 +8,11 @@
  * is caught when a base struct it embeds grew; what its ids point at cannot
  * be compared with the vmlinux it was built on otherwise (plain split BTF
  * names nothing of its base: that is what a distilled base adds).
+ *
+ * Before that, and before any type is read through the base, what split BTF
+ * expects of its base without naming it (b2b_check_split_base()): that it
+ * is split BTF at all, and that its names, offsets into the base's strings
+ * followed by its own, each start a string there.
  */
 #include <bpf/btf.h>
 #include <errno.h>
@@ -136,4 +141,78 @@ int b2b_check_split_fits(const struct b2b_btf *btf, const char *base_name,
 		}
 	}
 	return 0;
+}
+
+/* Is off, of the strings of btf and its bases, the start of a string? */
+static bool starts_string(const struct b2b_btf *btf, __u32 off)
+{
+	while (off < btf->base_str_len)
+		btf = btf->base;
+	off -= btf->base_str_len;
+	return off < btf->hdr.str_len && (!off || !btf->strs[off - 1]);
+}
+
+struct name_tally {
+	__u32 names, inside, max_off;
+};
+
+static void tally_name(const struct b2b_btf *btf, __u32 off, struct name_tally *n)
+{
+	if (!off)
+		return;		/* anonymous: "" at 0 of every base */
+	n->names++;
+	n->inside += !starts_string(btf, off);
+	if (off > n->max_off)
+		n->max_off = off;
+}
+
+int b2b_check_split_base(const struct b2b_btf *btf, const char *what, const struct b2b_log *log)
+{
+	const struct b2b_btf *base = btf->base;
+	struct name_tally n = { 0 };
+	__u32 last = 0;
+
+	if (!base)
+		return 0;
+	/* a vmlinux's (complete) BTF starts its strings with "", split BTF
+	 * with its first name: read on the base it would be the base's types
+	 * again with ids past them, none of its own */
+	if (btf->hdr.str_len && !btf->strs[0])
+		return b2b_errno(log, -EINVAL,
+				 "%s: " B2B_NOT_SPLIT ": its strings start with their own empty string, as a vmlinux's do; on that base it would have no types of its own (a base is for a module's split BTF)",
+				 what);
+	for (__u32 id = btf->start_id; id < b2b_btf_type_cnt(btf); id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
+
+		tally_name(btf, t->name_off, &n);
+		if (b2b_is_composite(t))
+			for (__u32 i = 0; i < b2b_vlen(t); i++)
+				tally_name(btf, btf_members(t)[i].name_off, &n);
+		else if (b2b_is_enum(t))
+			for (__u32 i = 0; i < b2b_vlen(t); i++)
+				tally_name(btf, btf_enum(t)[i].name_off, &n);
+		else if (b2b_is_enum64(t))
+			for (__u32 i = 0; i < b2b_vlen(t); i++)
+				tally_name(btf, btf_enum64(t)[i].name_off, &n);
+		else if (b2b_kind(t) == BTF_KIND_FUNC_PROTO)
+			for (__u32 i = 0; i < b2b_vlen(t); i++)
+				tally_name(btf, btf_params(t)[i].name_off, &n);
+	}
+	/* right base: every name starts a string; a string shared by suffix
+	 * is not wrong, so a few are let be */
+	if (!n.inside || n.inside * 2 <= n.names)
+		return 0;
+	/* the own strings' last one is some name's: its offset, less where it
+	 * starts among them, is where the base the BTF was made on ends */
+	for (__u32 i = btf->hdr.str_len - 1; i > 0 && !last; i--)
+		if (!btf->strs[i - 1] && i < btf->hdr.str_len - 1)
+			last = i;
+	if (n.max_off >= btf->base_str_len + last && n.max_off - last != btf->base_str_len)
+		return b2b_errno(log, -EINVAL,
+				 "%s: built for another kernel: %u of its %u names fall inside a string, not where one starts; its own names fit a base with %u bytes of strings, the base has %u (and %u types)",
+				 what, n.inside, n.names, n.max_off - last, btf->base_str_len,
+				 b2b_btf_type_cnt(base));
+	return b2b_errno(log, -EINVAL,
+			 "%s: built for another kernel: %u of its %u names fall inside a string, not where one starts (the base has %u bytes of strings and %u types)",
+			 what, n.inside, n.names, btf->base_str_len, b2b_btf_type_cnt(base));
 }
