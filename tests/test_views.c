@@ -95,11 +95,85 @@ static void test_wrong_base_named(void **state)
 	th_cleanup();
 }
 
+/* Raw BTF with one tagged kfunc whose prototype uses the typedefs
+ * <linux/types.h> defines too: u32 bpf_views_k(size_t, __le16,
+ * __kernel_size_t, __s64). */
+static const char *uapi_typedef_btf(void)
+{
+	const char *path = th_path("uapi.btf");
+	struct btf *btf = btf__new_empty();
+	int uint, ulong, ushort, sll, u32, u16, kul, ksz, sz, le16, s64, proto, fn;
+	const void *raw;
+	uint32_t size;
+	FILE *f;
+
+	assert_non_null(btf);
+	uint = btf__add_int(btf, "unsigned int", 4, 0);
+	ulong = btf__add_int(btf, "long unsigned int", 8, 0);
+	ushort = btf__add_int(btf, "short unsigned int", 2, 0);
+	sll = btf__add_int(btf, "long long int", 8, BTF_INT_SIGNED);
+	u32 = btf__add_typedef(btf, "u32", btf__add_typedef(btf, "__u32", uint));
+	u16 = btf__add_typedef(btf, "__u16", ushort);
+	le16 = btf__add_typedef(btf, "__le16", u16);
+	kul = btf__add_typedef(btf, "__kernel_ulong_t", ulong);
+	ksz = btf__add_typedef(btf, "__kernel_size_t", kul);
+	sz = btf__add_typedef(btf, "size_t", ksz);
+	s64 = btf__add_typedef(btf, "__s64", sll);
+	/* a record for vmlinux.h's preserve_access_index region to apply to */
+	assert_true(btf__add_struct(btf, "bpf_views_s", 4) > 0);
+	assert_int_equal(btf__add_field(btf, "a", u32, 0, 0), 0);
+	proto = btf__add_func_proto(btf, u32);
+	assert_int_equal(btf__add_func_param(btf, "n", sz), 0);
+	assert_int_equal(btf__add_func_param(btf, "v", le16), 0);
+	assert_int_equal(btf__add_func_param(btf, "k", ksz), 0);
+	assert_int_equal(btf__add_func_param(btf, "s", s64), 0);
+	fn = btf__add_func(btf, "bpf_views_k", BTF_FUNC_GLOBAL, proto);
+	assert_true(fn > 0);
+	assert_true(btf__add_decl_tag(btf, "bpf_kfunc", fn, -1) > 0);
+	raw = btf__raw_data(btf, &size);
+	assert_non_null(raw);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(raw, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+	btf__free(btf);
+	return path;
+}
+
+/* --kfuncs --format=c compiles (clang -target bpf) after the UAPI headers
+ * a BPF program includes instead of vmlinux.h, and after vmlinux.h. */
+static void test_header_coexists(void **state)
+{
+	const char *const before[] = { "<linux/bpf.h>", "<linux/types.h>", "\"vmlinux.h\"" };
+	const char *btf = uapi_typedef_btf();
+	struct run r;
+
+	(void)state;
+	th_require_tool("clang");
+	th_require_tool("bpftool");
+	th_sh(&r, "cd %s && %s --kfuncs --format=c %s > kfuncs.h && "
+		  "bpftool btf dump file %s format c > vmlinux.h", th_tmpdir(), th_cli(), btf, btf);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
+		/* the multiarch directory for <asm/types.h>, as a BPF build gives it */
+		th_sh(&r, "cd %s && printf '#include %%s\\n#include \"kfuncs.h\"\\n"
+			  "int f(void) { return bpf_views_k(1, 2, 3, 4); }\\n' '%s' > p.c && "
+			  "clang -target bpf -I/usr/include/$(gcc -print-multiarch) -O2 -Wall -Werror "
+			  "-c p.c -o p.o", th_tmpdir(), before[i]);
+		if (r.status)
+			fail_msg("kfuncs.h after %s: %s%s", before[i], r.out, r.err);
+		th_run_free(&r);
+	}
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_nonsense_refused),
 		cmocka_unit_test(test_wrong_base_named),
+		cmocka_unit_test(test_header_coexists),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,8 @@
  *     and both may be in one program;
  *   - the types the prototypes use: structs, unions and enums
  *     forward-declared, typedefs defined (by libbpf's btf_dump) unless
- *     vmlinux.h was included before (its __VMLINUX_H__ guard), or with
+ *     vmlinux.h was included before (its __VMLINUX_H__ guard), those of
+ *     <linux/types.h> also unless it was (uapi_guard()), or with
  *     --vmlinux-h FILE an #include of FILE, checked to define them.
  *
  * The header is made in memory and printed whole, or nothing is printed.
@@ -34,6 +35,7 @@
 #include "inspect.h"
 
 #define MAX_DEPTH 32
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What a declaration needs of a type (need[] per type id). */
 enum {
@@ -374,6 +376,48 @@ static const char preamble[] =
 	"#endif\n"
 	"#endif\n";
 
+/*
+ * The typedefs <linux/types.h> defines (through asm/types.h and
+ * linux/posix_types.h, as Debian's linux-libc-dev installs them), with the
+ * guard of the header that defines each: after <linux/bpf.h> the UAPI's
+ * own stand (for -target bpf its __BITS_PER_LONG is 32, so its
+ * __kernel_size_t is no kernel's), and the header does not define them
+ * again with another type.
+ */
+static const char *uapi_guard(const char *name)
+{
+	static const char *const ll64[] = { "__s8", "__u8", "__s16", "__u16", "__s32", "__u32",
+					    "__s64", "__u64" };
+	static const char *const types[] = { "__le16", "__be16", "__le32", "__be32", "__le64",
+					     "__be64", "__sum16", "__wsum", "__poll_t" };
+	static const char *const posix[] = {
+		"__kernel_fd_set", "__kernel_sighandler_t", "__kernel_key_t", "__kernel_mqd_t",
+		"__kernel_long_t", "__kernel_ulong_t", "__kernel_ino_t", "__kernel_mode_t",
+		"__kernel_pid_t", "__kernel_ipc_pid_t", "__kernel_uid_t", "__kernel_gid_t",
+		"__kernel_suseconds_t", "__kernel_daddr_t", "__kernel_uid32_t", "__kernel_gid32_t",
+		"__kernel_old_uid_t", "__kernel_old_gid_t", "__kernel_old_dev_t", "__kernel_size_t",
+		"__kernel_ssize_t", "__kernel_ptrdiff_t", "__kernel_fsid_t", "__kernel_off_t",
+		"__kernel_loff_t", "__kernel_old_time_t", "__kernel_time_t", "__kernel_time64_t",
+		"__kernel_clock_t", "__kernel_timer_t", "__kernel_clockid_t", "__kernel_caddr_t",
+		"__kernel_uid16_t", "__kernel_gid16_t",
+	};
+	static const struct {
+		const char *const *names;
+		size_t nr;
+		const char *guard;
+	} headers[] = {
+		{ ll64, ARRAY_SIZE(ll64), "_ASM_GENERIC_INT_LL64_H" },
+		{ types, ARRAY_SIZE(types), "_LINUX_TYPES_H" },
+		{ posix, ARRAY_SIZE(posix), "_LINUX_POSIX_TYPES_H" },
+	};
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(headers); i++)
+		for (size_t k = 0; k < headers[i].nr; k++)
+			if (!strcmp(name, headers[i].names[k]))
+				return headers[i].guard;
+	return NULL;
+}
+
 static int print_types(FILE *f, const struct header *h, const char *vmlinux_h)
 {
 	struct btf_dump *d;
@@ -402,26 +446,32 @@ static int print_types(FILE *f, const struct header *h, const char *vmlinux_h)
 	d = btf_dump__new(h->btf, dump_printf, f, NULL);
 	if (!d)
 		return -errno;
+	/* (and each of <linux/types.h>'s unless its UAPI header was included) */
 	fputs("\n/* the typedefs they use, unless vmlinux.h has them already */\n"
 	      "#ifndef __VMLINUX_H__\n", f);
 	for (size_t i = 0; i < h->nr_typedefs && !err; i++) {
 		uint32_t id = h->typedefs[i];
 		const struct btf_type *t = btf__type_by_id(h->btf, id);
+		const char *guard = uapi_guard(type_name(h->btf, t));
 		char *def;
 
+		if (guard)
+			fprintf(f, "#ifndef %s\n", guard);
 		if (h->need[id] & NEED_DUMP) {
 			err = btf_dump__dump_type(d, id);
-			continue;
+		} else {
+			/* a typedef of a struct needs only its forward declaration:
+			 * redefined the same by vmlinux.h, included before or after */
+			def = cproto_func(h->btf, t->type, type_name(h->btf, t), -1);
+			if (!def) {
+				err = -ENOMEM;
+				break;
+			}
+			fprintf(f, "typedef %s;\n", def);
+			free(def);
 		}
-		/* a typedef of a struct needs only its forward declaration:
-		 * redefined the same by vmlinux.h, included before or after */
-		def = cproto_func(h->btf, t->type, type_name(h->btf, t), -1);
-		if (!def) {
-			err = -ENOMEM;
-			break;
-		}
-		fprintf(f, "typedef %s;\n", def);
-		free(def);
+		if (guard)
+			fprintf(f, "#endif\n");
 	}
 	fputs("#endif /* __VMLINUX_H__ */\n", f);
 	btf_dump__free(d);
