@@ -37,16 +37,17 @@ LIBS		:= $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null || echo -lbpf) -lelf \
 CFLAGS		?= -O2 -g
 WARN		:= -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral
-# The library and the CLI see include/ only (their own headers sit beside
-# their sources: the library's in its stage folders, LIB_DIRS, which its
-# objects alone have on their include path); tests and benchmarks reach
-# inside both.
+# The library and the CLI see include/ only; the library's objects add
+# src/lib, the one root its own headers are included from, by stage
+# ("format/btf_format.h", "input/kfuncs.h"): a stage's folder is on no
+# include path, so which stage a file reaches into is written in the file
+# and check-layers can hold it to the order of LIB_STAGES. Tests and
+# benchmarks reach inside both.
 B2B_CPPFLAGS	:= -Iinclude -D_GNU_SOURCE
-LIB_DIRS	:= src/lib/util src/lib/format src/lib/input src/lib/plan src/lib/edit src/lib/passes src/lib
-LIB_CPPFLAGS	:= $(addprefix -I,$(LIB_DIRS))
+LIB_CPPFLAGS	:= -Isrc/lib
 INTERNAL_CPPFLAGS := $(LIB_CPPFLAGS) -Isrc/cli
 
-# What the installed libbpf declares and exports, for src/lib/libbpf_compat.c
+# What the installed libbpf declares and exports, for src/lib/util/libbpf_compat.c
 # (a function 1.1.2 declares without exporting fails the link):
 # -DB2B_HAVE_<FUNCTION> for each of these it has.
 LIBBPF_PROBED	:= btf__new_split btf_ext__raw_data
@@ -79,24 +80,23 @@ ifneq ($(BUILD_FLAGS),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
 $(shell mkdir -p $(BUILD) && printf '%s\n' '$(BUILD_FLAGS)' > $(FLAGS_STAMP))
 endif
 
-# the library by folder (docs/layout.md): the small tools, the formats
-# (BTF, ELF, compressed modules, output files), the input read at open, the
-# plan, the edit, the post-passes; in src/lib itself the public API's files
-LIB_SRCS	:= log.c alloc.c array.c arena.c opts.c libbpf_compat.c name_index.c \
-		   compress.c modsig.c elf_file.c btf_format.c btf_model.c btf_raw.c output.c \
-		   btf_ids.c kernel_sets.c btf_input.c btf_check.c kfuncs.c btf_relocate.c split_check.c \
-		   plan.c \
-		   btf_edit.c \
-		   btf_dedup.c btf_dedup_hash.c btf_dedup_fold.c btf_sort.c btf_distill.c post.c \
-		   load.c distilled.c transform.c handle.c write.c
-CLI_SRCS	:= main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c type_keys.c diff.c kfunc_diff.c lint.c \
-		   kfunc_decl.c kfunc_table.c kfunc_history.c
-LIB_OBJS	:= $(addprefix $(BUILD)/obj/,$(LIB_SRCS:.c=.o))
-PIC_OBJS	:= $(addprefix $(BUILD)/pic/,$(LIB_SRCS:.c=.o))
-CLI_OBJS	:= $(addprefix $(BUILD)/obj/,$(CLI_SRCS:.c=.o))
+# The library by stage (docs/layout.md), lowest first: a file includes headers of its own
+# stage and the ones before it, never after (check-layers). util: the small
+# tools; format: BTF, ELF, compressed modules, output files; input: what is
+# read at open (BTF_ID sets, kfuncs, checks, relocation); plan; edit;
+# passes: dedup, sort, distill; api: the public API's files (the handle,
+# open, transform, write).
+LIB_STAGES	:= util format input plan edit passes api
+LIB_SRCS	:= $(foreach s,$(LIB_STAGES),$(sort $(wildcard src/lib/$(s)/*.c)))
+CLI_SRCS	:= $(addprefix src/cli/,main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c \
+		   type_keys.c diff.c kfunc_diff.c lint.c kfunc_decl.c kfunc_table.c kfunc_history.c)
+# objects by source path under src/ (obj/lib/format/btf_format.o)
+LIB_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+PIC_OBJS	:= $(patsubst src/%.c,$(BUILD)/pic/%.o,$(LIB_SRCS))
+CLI_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 # the library again, with fault injection, for tests and the test CLI
-TLIB_OBJS	:= $(addprefix $(BUILD)/tobj/,$(LIB_SRCS:.c=.o))
-TCLI_OBJS	:= $(addprefix $(BUILD)/tobj/,$(CLI_SRCS:.c=.o))
+TLIB_OBJS	:= $(patsubst src/%.c,$(BUILD)/tobj/%.o,$(LIB_SRCS))
+TCLI_OBJS	:= $(patsubst src/%.c,$(BUILD)/tobj/%.o,$(CLI_SRCS))
 
 BTF2BTF_BIN	:= $(BUILD)/btf2btf
 BTF2BTF_TEST_BIN := $(BUILD)/btf2btf-test
@@ -118,17 +118,19 @@ all: $(BTF2BTF_BIN) $(STATIC_LIB) $(SHARED_LIB) $(ADAPTER)
 # The library (src/lib) and the CLI (src/cli) live apart, as libbpf and
 # bpftool do; the CLI sees only include/btf2btf.h of the library. Header
 # dependencies come from the compiler (-MMD), included at the end.
-vpath %.c $(LIB_DIRS) src/cli
 $(LIB_OBJS) $(PIC_OBJS) $(TLIB_OBJS): B2B_CPPFLAGS += $(LIB_CPPFLAGS)
 
-$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
 	$(COMPILE) -c $< -o $@
-$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/pic
+$(BUILD)/pic/%.o: src/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
 	$(COMPILE) -fPIC -fvisibility=hidden -DBTF2BTF_EXPORT -c $< -o $@
-$(BUILD)/tobj/%.o: %.c $(FLAGS_STAMP) | $(BUILD)/tobj
+$(BUILD)/tobj/%.o: src/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
 	$(COMPILE) $(TEST_CPPFLAGS) -c $< -o $@
 
-$(BUILD)/obj $(BUILD)/pic $(BUILD)/tobj $(BUILD)/tests $(BUILD)/fixtures:
+$(BUILD)/tests $(BUILD)/fixtures:
 	mkdir -p $@
 
 $(STATIC_LIB): $(LIB_OBJS)
@@ -197,7 +199,9 @@ clean:
 
 # dependency files are read if present and never made
 %.d: ;
-# a library source an older build's dependency files name in src/lib itself,
-# before it moved into its stage folder: its object is made anew from there
+# a library source an older build's dependency files name where it was
+# before it moved (src/lib itself, a stage folder): made anew from where it is
 src/lib/%.c: ;
--include $(wildcard $(BUILD)/*/*.d $(BUILD)/fixtures/obj/*.d)
+src/lib/%.h: ;
+-include $(wildcard $(addsuffix .d,$(basename $(LIB_OBJS) $(PIC_OBJS) $(TLIB_OBJS) $(CLI_OBJS) $(TCLI_OBJS))) \
+	   $(BUILD)/*/*.d $(BUILD)/fixtures/obj/*.d)

@@ -22,7 +22,7 @@ FUZZ_DIR	:= build/fuzz
 FUZZ_BIN	:= $(FUZZ_DIR)/fuzz_btf2btf
 FUZZ_CFLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
 		   -fno-sanitize-recover=all -DBTF2BTF_FUZZING
-FUZZ_LIB_OBJS	:= $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS))
+FUZZ_LIB_OBJS	:= $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS))
 FUZZ_OBJS	:= $(FUZZ_LIB_OBJS) $(patsubst %,$(FUZZ_DIR)/obj/%.o,builder recipes relocation)
 FUZZ_CORPUS	:= $(FUZZ_DIR)/corpus
 FUZZ_SEEDS	:= $(FUZZ_DIR)/seeds
@@ -37,8 +37,8 @@ FUZZ_MIN_RUNS	?= 10000
 
 .PHONY: fuzz fuzz-build fuzz-seeds fuzz-ci fuzz-corpus fuzz-unpack check-valgrind
 
-# the library's sources are found through vpath (LIB_DIRS)
-$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/obj/%.o: %.c $(wildcard $(addsuffix /*.h,$(LIB_DIRS)) include/*.h)
+# the library's objects by source path (obj/lib/format/btf_format.o)
+$(FUZZ_LIB_OBJS): $(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/lib/*/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(B2B_CPPFLAGS) $(LIB_CPPFLAGS) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
 $(FUZZ_DIR)/obj/%.o: fixtures/%.c fixtures/*.h

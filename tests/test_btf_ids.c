@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_ids.h"
+#include "input/btf_ids.h"
 #include "builder.h"
 #include "helpers.h"
 #include "recipes.h"

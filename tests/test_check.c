@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_check.h"
-#include "btf_input.h"
+#include "input/btf_check.h"
+#include "input/btf_input.h"
 #include "helpers.h"
 
 static char msgs[4096];

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "internal.h"
+#include "util/internal.h"
 
 #define KF_IMPLICIT_ARGS (1U << 16)
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
-#include "btf_input.h"
+#include "format/btf_format.h"
+#include "input/btf_input.h"
 #include "builder.h"
 #include "helpers.h"
 

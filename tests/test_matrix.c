@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "libbpf_compat.h"
+#include "util/libbpf_compat.h"
 #include "recipes.h"
 
 /* ---- what each feature leaves in the BTF ---- */

@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "builder.h"
-#include "btf_check.h"
-#include "btf_raw.h"
-#include "handle.h"
+#include "input/btf_check.h"
+#include "format/btf_raw.h"
+#include "api/handle.h"
 #include "helpers.h"
-#include "internal.h"
+#include "util/internal.h"
 #include "recipes.h"
 
 #define IMP (1U << 16)

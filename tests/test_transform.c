@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_edit.h"
+#include "edit/btf_edit.h"
 #include "builder.h"
 #include "helpers.h"
 #include "recipes.h"

@@ -2,10 +2,10 @@
 # the fixtures and the test CLI, runs them all, and prints the total.
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 TEST_BINS	:= $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
-TEST_HELPERS	:= $(BUILD)/tests/helpers.o
+TEST_HELPERS	:= $(BUILD)/tests/helpers.o $(BUILD)/tests/views.o $(BUILD)/tests/passes.o
 TEST_LIBS	:= $(LIBS) -lcmocka
 # the CLI modules tests call directly
-TEST_CLI_OBJS	:= $(filter-out $(BUILD)/tobj/main.o,$(TCLI_OBJS))
+TEST_CLI_OBJS	:= $(filter-out $(BUILD)/tobj/cli/main.o,$(TCLI_OBJS))
 
 $(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP) | $(BUILD)/tests
 	$(COMPILE) $(TEST_CPPFLAGS) $(INTERNAL_CPPFLAGS) -Ifixtures -Itests -c $< -o $@
@@ -15,13 +15,19 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(TLIB_OBJS) $(TE
 
 # the unit tests alone: nothing downloaded (make check adds the differential,
 # which fetches linux-source-7.3 once, and the script checks below)
-check-unit: all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
+check-unit: check-layers all fixtures $(BTF2BTF_TEST_BIN) $(TEST_BINS)
 	@./tests/check-abi.sh $(SHARED_LIB)
 	@FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) BTF2BTF=$(abspath $(BTF2BTF_TEST_BIN)) \
 		MKFIXTURE=$(abspath $(MKFIXTURE)) ./tests/run-tests.sh $(TEST_BINS)
 check: check-unit
 	@$(MAKE) --no-print-directory check-differential
 .PHONY: check-unit
+# the stages' order (LIB_STAGES): no file of the library includes a header of
+# a later stage, and the check itself fails on a planted upward include
+check-layers:
+	@./tests/check-layers.sh src/lib $(LIB_STAGES)
+	@./tests/check-layers-self.sh $(LIB_STAGES)
+.PHONY: check-layers
 .SECONDARY: $(TEST_BINS:%=%.o) $(TEST_HELPERS)
 
 # The bash completion, driven through complete/COMPREPLY in a non-interactive

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
+#include "format/btf_format.h"
 #include "btf2btf.h"
-#include "btf_check.h"
-#include "btf_edit.h"
-#include "name_index.h"
-#include "libbpf_compat.h"
-#include "plan.h"
+#include "input/btf_check.h"
+#include "edit/btf_edit.h"
+#include "util/name_index.h"
+#include "util/libbpf_compat.h"
+#include "plan/plan.h"
 
 /* ---- append-only edits (struct b2b_ext) ---- */
 

@@ -6,9 +6,9 @@
 
 #include <bpf/btf.h>
 
-#include "btf_raw.h"
-#include "internal.h"
-#include "kfuncs.h"
+#include "format/btf_raw.h"
+#include "util/internal.h"
+#include "input/kfuncs.h"
 
 /*
  * Append-only edits. The transform only appends types (FUNC, FUNC_PROTO,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
+#include "format/btf_format.h"
 
 _Static_assert(sizeof(struct b2b_btf_hdr) == B2B_BTF_HDR_LEN, "the 24-byte BTF header");
 _Static_assert(sizeof(struct b2b_btf_layout) == 4, "a layout entry is 4 bytes");

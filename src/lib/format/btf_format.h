@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "btf_info.h"
-#include "internal.h"
+#include "util/btf_info.h"
+#include "util/internal.h"
 
 #define B2B_BTF_MAGIC		0xeB9F
 #define B2B_BTF_VERSION		1

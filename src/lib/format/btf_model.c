@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_model.h"
-#include "elf_file.h"
-#include "libbpf_compat.h"
+#include "format/btf_model.h"
+#include "format/elf_file.h"
+#include "util/libbpf_compat.h"
 
 /* Why h is not the native 24-byte form over size bytes, NULL when it is. */
 static const char *hdr_refusal(const struct b2b_btf_hdr *h, size_t size)

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "btf_format.h"
+#include "format/btf_format.h"
 
 struct btf;
 struct b2b_elf;

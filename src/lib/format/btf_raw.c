@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_raw.h"
-#include "name_index.h"
+#include "format/btf_raw.h"
+#include "util/name_index.h"
 
 void b2b_pass_out_free(struct b2b_pass_out *o)
 {

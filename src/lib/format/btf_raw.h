@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "btf_model.h"
+#include "format/btf_model.h"
 
 enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
 

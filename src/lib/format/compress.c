@@ -16,7 +16,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "compress.h"
+#include "format/compress.h"
 
 /*
  * liblzma and libzstd are loaded when data compressed with them is met,

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 enum b2b_compression {
 	B2B_COMPRESS_NONE,

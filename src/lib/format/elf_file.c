@@ -16,10 +16,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "elf_file.h"
-#include "modsig.h"
-#include "output.h"
+#include "format/compress.h"
+#include "format/elf_file.h"
+#include "format/modsig.h"
+#include "format/output.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14; glibc 2.35 */

@@ -6,7 +6,7 @@
 #include <gelf.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 struct b2b_elf {
 	int fd;			/* -1 for an in-memory image */

@@ -13,7 +13,7 @@
 #include <endian.h>
 #include <string.h>
 
-#include "modsig.h"
+#include "format/modsig.h"
 
 #define MODSIG_STRUCT	12	/* algo, hash, id_type, signer_len, key_id_len, pad[3], sig_len */
 

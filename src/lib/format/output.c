@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "format/output.h"
 
 static char *dir_of(const char *path)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 struct b2b_out {
 	int fd;

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
-#include "btf_check.h"
-#include "btf_raw.h"
+#include "format/btf_format.h"
+#include "input/btf_check.h"
+#include "format/btf_raw.h"
 
 static bool id_ok(__u32 id, __u32 cnt)
 {

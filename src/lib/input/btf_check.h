@@ -5,8 +5,8 @@
 
 #include <linux/types.h>
 
-#include "btf_model.h"
-#include "internal.h"
+#include "format/btf_model.h"
+#include "util/internal.h"
 
 
 

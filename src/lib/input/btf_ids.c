@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_ids.h"
-#include "kernel_sets.h"
+#include "input/btf_ids.h"
+#include "input/kernel_sets.h"
 
 #define SET8_HDR 8
 #define PAIR 8

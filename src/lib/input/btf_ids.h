@@ -3,8 +3,8 @@
 #ifndef BTF2BTF_BTF_IDS_H
 #define BTF2BTF_BTF_IDS_H
 
-#include "elf_file.h"
-#include "set8.h"
+#include "format/elf_file.h"
+#include "input/set8.h"
 
 #define B2B_SET8_PREFIX "__BTF_ID__set8__"
 #define B2B_FUNC_PREFIX "__BTF_ID__func__"

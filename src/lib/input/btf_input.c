@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_check.h"
-#include "btf_format.h"
-#include "btf_input.h"
-#include "elf_file.h"
-#include "split_check.h"
+#include "input/btf_check.h"
+#include "format/btf_format.h"
+#include "input/btf_input.h"
+#include "format/elf_file.h"
+#include "input/split_check.h"
 
 static const unsigned char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
 

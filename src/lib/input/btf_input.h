@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "btf_model.h"
-#include "internal.h"
+#include "format/btf_model.h"
+#include "util/internal.h"
 
 
 struct b2b_btf_format;

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_check.h"
-#include "btf_relocate.h"
-#include "split_check.h"
+#include "input/btf_check.h"
+#include "input/btf_relocate.h"
+#include "input/split_check.h"
 
 /* A distilled type as looked up: by name, then size. */
 struct dist_key {

@@ -7,8 +7,8 @@
 #ifndef BTF2BTF_BTF_RELOCATE_H
 #define BTF2BTF_BTF_RELOCATE_H
 
-#include "btf_raw.h"
-#include "internal.h"
+#include "format/btf_raw.h"
+#include "util/internal.h"
 
 /* A distilled base holds only named INT, FLOAT, ENUM, STRUCT, UNION and
  * FWD types (what the kernel checks first): 0, or -EINVAL logged naming

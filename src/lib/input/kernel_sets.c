@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_sets.h"
+#include "input/kernel_sets.h"
 
 /* ---- version ---- */
 

@@ -3,8 +3,8 @@
 #ifndef BTF2BTF_KERNEL_SETS_H
 #define BTF2BTF_KERNEL_SETS_H
 
-#include "elf_file.h"
-#include "set8.h"
+#include "format/elf_file.h"
+#include "input/set8.h"
 
 #define B2B_KERNEL_VERSION(a, b) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8))
 

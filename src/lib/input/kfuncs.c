@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_info.h"
-#include "kfuncs.h"
+#include "util/btf_info.h"
+#include "input/kfuncs.h"
 
 /* ---- decl tag index ---- */
 

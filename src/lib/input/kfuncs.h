@@ -3,9 +3,9 @@
 #ifndef BTF2BTF_KFUNCS_H
 #define BTF2BTF_KFUNCS_H
 
-#include "btf_ids.h"
-#include "btf_model.h"
-#include "name_index.h"
+#include "input/btf_ids.h"
+#include "format/btf_model.h"
+#include "util/name_index.h"
 
 
 /* DECL_TAGs of the split part, sorted by (target, tag id). */

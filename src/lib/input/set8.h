@@ -8,7 +8,7 @@
 #ifndef BTF2BTF_SET8_H
 #define BTF2BTF_SET8_H
 
-#include "arena.h"
+#include "util/arena.h"
 
 struct b2b_set8 {
 	char *name;

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "btf_model.h"
-#include "split_check.h"
+#include "format/btf_model.h"
+#include "input/split_check.h"
 
 /* What libbpf's btf__resolve_size() takes a pointer's size to be: that of
  * an INT named like "long", else this machine's. */

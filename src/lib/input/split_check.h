@@ -3,8 +3,8 @@
 #ifndef BTF2BTF_SPLIT_CHECK_H
 #define BTF2BTF_SPLIT_CHECK_H
 
-#include "btf_model.h"
-#include "internal.h"
+#include "format/btf_model.h"
+#include "util/internal.h"
 
 /* What the kernel says when it refuses a module's BTF (kernel/bpf/btf.c),
  * the end of every message of these checks and of the relocation's. */

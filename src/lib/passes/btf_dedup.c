@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dedup_state.h"
-#include "btf_format.h"
-#include "btf_post.h"
-#include "libbpf_compat.h"
-#include "name_index.h"
+#include "passes/dedup_state.h"
+#include "format/btf_format.h"
+#include "passes/btf_post.h"
+#include "util/libbpf_compat.h"
+#include "util/name_index.h"
 
 static void dedup_free(struct dedup *d)
 {

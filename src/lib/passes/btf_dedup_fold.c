@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dedup_state.h"
-#include "btf_raw.h"
-#include "internal.h"
-#include "libbpf_compat.h"
-#include "name_index.h"
+#include "passes/dedup_state.h"
+#include "format/btf_raw.h"
+#include "util/internal.h"
+#include "util/libbpf_compat.h"
+#include "util/name_index.h"
 
 /* A string of the own table, by content, and where it goes. */
 struct str_slot {

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dedup_state.h"
-#include "internal.h"
-#include "name_index.h"
+#include "passes/dedup_state.h"
+#include "util/internal.h"
+#include "util/name_index.h"
 
 /* Kinds btf__dedup() matches by content alone (its reference-type phase). */
 static bool hash_matched_kind(__u16 kind)

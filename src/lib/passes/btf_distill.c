@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
-#include "btf_post.h"
+#include "format/btf_format.h"
+#include "passes/btf_post.h"
 
 struct distill {
 	struct b2b_btf r;

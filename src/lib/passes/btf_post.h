@@ -11,7 +11,7 @@
 #ifndef BTF2BTF_BTF_POST_H
 #define BTF2BTF_BTF_POST_H
 
-#include "btf_raw.h"
+#include "format/btf_raw.h"
 
 /*
  * Sort this BTF's own types (the split part of split BTF) by name, strcmp

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_post.h"
+#include "passes/btf_post.h"
 
 /* 8 bytes: the keys are the sort's memory, sorted in place; 4 name bytes
  * each, the names read again past them. */

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "btf_raw.h"
-#include "libbpf_compat.h"
+#include "format/btf_raw.h"
+#include "util/libbpf_compat.h"
 
 /*
  * The base types an own type can equal, by base_key(). The keys known before

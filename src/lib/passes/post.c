@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_post.h"
+#include "passes/btf_post.h"
 
 void b2b_map_compose(__u32 *map, __u32 nr, const __u32 *second)
 {

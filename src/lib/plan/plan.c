@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_format.h"
-#include "plan.h"
+#include "format/btf_format.h"
+#include "plan/plan.h"
 
 /* ---- names ---- */
 

@@ -7,7 +7,7 @@
 #ifndef BTF2BTF_PLAN_H
 #define BTF2BTF_PLAN_H
 
-#include "kfuncs.h"
+#include "input/kfuncs.h"
 
 struct b2b_plan {
 	struct btf2btf_problem *problems;	/* name and message owned */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 void *b2b_malloc(size_t size)
 {

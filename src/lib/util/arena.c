@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "util/arena.h"
 
 #define BLOCK_MIN (64 * 1024 - sizeof(struct b2b_arena_block))
 

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 struct b2b_arena_block;
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 int b2b_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {

@@ -7,7 +7,7 @@
 
 #include <bpf/libbpf.h>	/* libbpf_major_version() */
 
-#include "libbpf_compat.h"
+#include "util/libbpf_compat.h"
 
 #ifndef B2B_HAVE_BTF_EXT__RAW_DATA
 /* libbpf_legacy.h declares it, which 1.1.2 exports; 1.1.2 declares but does

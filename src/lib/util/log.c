@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/internal.h"
 
 static void vlog(const struct b2b_log *log, enum btf2btf_log_level level,
 		 const char *fmt, va_list ap)

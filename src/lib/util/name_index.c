@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_info.h"
-#include "name_index.h"
+#include "util/btf_info.h"
+#include "util/name_index.h"
 
 /* 8 bytes at a time: names average ~20 bytes, a byte loop costs more than the probe */
 __u32 b2b_hash_str(const char *s, size_t len)

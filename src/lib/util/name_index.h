@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "arena.h"
+#include "util/arena.h"
 
 
 /* The hash of len bytes of s: the library's one string hash. */

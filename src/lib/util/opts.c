@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Options-struct ABI checks (B2B_OPTS_VALID): see internal.h. */
-#include "internal.h"
+#include "util/internal.h"
 
 bool b2b_opts_valid(const void *opts, size_t known_sz, size_t user_sz)
 {

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_check.h"
-#include "btf_format.h"
-#include "btf_input.h"
-#include "btf_post.h"
-#include "distilled.h"
-#include "handle.h"
-#include "libbpf_compat.h"
-#include "split_check.h"
+#include "input/btf_check.h"
+#include "format/btf_format.h"
+#include "input/btf_input.h"
+#include "passes/btf_post.h"
+#include "api/distilled.h"
+#include "api/handle.h"
+#include "util/libbpf_compat.h"
+#include "input/split_check.h"
 
 /*
  * Register the name of a set8 entry and the ones lookups derive from it:

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handle.h"
-#include "libbpf_compat.h"
+#include "api/handle.h"
+#include "util/libbpf_compat.h"
 
 void btf2btf__close(struct btf2btf *b)
 {

@@ -6,12 +6,12 @@
 #ifndef BTF2BTF_HANDLE_H
 #define BTF2BTF_HANDLE_H
 
-#include "btf_format.h"
-#include "btf_model.h"
-#include "btf_ids.h"
-#include "elf_file.h"
-#include "kfuncs.h"
-#include "plan.h"
+#include "format/btf_format.h"
+#include "format/btf_model.h"
+#include "input/btf_ids.h"
+#include "format/elf_file.h"
+#include "input/kfuncs.h"
+#include "plan/plan.h"
 
 struct btf2btf {
 	char *path;			/* the object (or raw BTF) named on the command line */

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btf_check.h"
-#include "btf_input.h"
-#include "btf_relocate.h"
-#include "distilled.h"
+#include "input/btf_check.h"
+#include "input/btf_input.h"
+#include "input/btf_relocate.h"
+#include "api/distilled.h"
 
 int b2b_distilled_base_section(struct btf2btf *b, struct b2b_btf *dist)
 {

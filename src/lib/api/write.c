@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "handle.h"
-#include "output.h"
+#include "format/compress.h"
+#include "api/handle.h"
+#include "format/output.h"
 
 /* The raw BTF into out, begun already. */
 static int fill_raw(struct btf2btf *b, struct b2b_out *out, const struct b2b_log *log)

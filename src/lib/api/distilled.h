@@ -3,7 +3,7 @@
 #ifndef BTF2BTF_DISTILLED_H
 #define BTF2BTF_DISTILLED_H
 
-#include "handle.h"
+#include "api/handle.h"
 
 /* The object's .BTF.base section, parsed and checked into *dist; *dist
  * empty when there is none. */

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "btf_edit.h"
-#include "btf_post.h"
-#include "handle.h"
-#include "plan.h"
+#include "edit/btf_edit.h"
+#include "passes/btf_post.h"
+#include "api/handle.h"
+#include "plan/plan.h"
 
 static int cmp_item_by_id(const void *a, const void *b, void *items)
 {
