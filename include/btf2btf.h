@@ -108,8 +108,20 @@ struct btf2btf_opts {
 	 * which then only names it in messages): many modules, one base
 	 * parsed once. Owned by the caller; it must outlive the handle */
 	const struct btf *base_btf;
+	/* the most bytes a compressed input (.ko.xz, .ko.zst, .ko.gz; the
+	 * base and --btf files too) may decompress to, 0:
+	 * BTF2BTF_MAX_DECOMPRESSED. Past it, or when the decompressed bytes
+	 * are not an ELF object or raw BTF, open refuses the input early
+	 * (-EFBIG, -ENOEXEC) instead of reading all of it */
+	uint64_t max_decompressed;
 	size_t :0;
 };
+
+/* The default of btf2btf_opts.max_decompressed: 1 GiB. Debian 12's
+ * largest module with its debug info (6.1.0-47 amd64-dbg: amdgpu.ko,
+ * 355 MB; median 0.46 MB) and its vmlinux with debug info (631 MB) are
+ * below it. Uncompressed inputs have no such limit. */
+#define BTF2BTF_MAX_DECOMPRESSED	(1ULL << 30)
 
 /* A struct btf2btf_opts with sz set and the given fields, the rest zero:
  *	BTF2BTF_OPTS(opts, .base_path = "vmlinux");
@@ -347,6 +359,9 @@ struct btf2btf_object_info {
 	 * onto opts.base_path as the kernel relocates it at module load */
 	unsigned int distilled_base_types;
 	bool relocated;
+	/* a kernel module: a .modinfo or .gnu.linkonce.this_module section,
+	 * or BTF split on a base (or a distilled base) */
+	bool module;
 };
 
 /* Owned by b; never NULL for an open handle. */

@@ -169,7 +169,7 @@ for m in $modes; do
 	# an option the mode does not take is not offered, and the CLI refuses it
 	for o in "${!want_arg[@]}"; do
 		[ "$o" = "$m" ] && continue
-		case $o in -v|--verbose|-q|--quiet|-h|--help|-V|--version) continue ;; esac
+		case $o in -v|--verbose|-q|--quiet|-h|--help|-V|--version|--max-decompressed) continue ;; esac
 		complete_line "btf2btf $m -"
 		offered=false; has "$got" "$o" && offered=true
 		arg=; [ "${want_arg[$o]}" = required ] && arg=x

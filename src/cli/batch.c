@@ -97,11 +97,11 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 		return one(paths[0]);
 	}
 	if (o->base_path) {
-		BTF2BTF_OPTS(opts, .log = cli_log_cb);
+		BTF2BTF_OPTS(opts, .log = cli_log_cb, .max_decompressed = o->max_decompressed);
 		int err = btf2btf__load_base(o->base_path, &opts, &base);
 
 		if (err)
-			return cli_fail(o->base_path, err);
+			return cli_fail_open(o->base_path, err);
 		o->base_btf = base;
 	}
 	if (o->json) {

@@ -25,8 +25,10 @@ void cli_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 	case BTF2BTF_LOG_ERROR:
 		if (!cli.errors++)
 			snprintf(cli.first_error, sizeof(cli.first_error), "%s", msg);
-		/* libbpf cannot parse split BTF without its base: say which option */
-		if (!cli.base_path && strstr(msg, ": cannot parse BTF: "))
+		/* libbpf cannot parse split BTF without its base: say which
+		 * option (not when it is a distilled base that does not parse) */
+		if (!cli.base_path && strstr(msg, ": cannot parse BTF: ") &&
+		    !strstr(msg, "distilled base BTF: ") && !strstr(msg, ".BTF.base: "))
 			cli.split_without_base = true;
 		/* the library's B2B_NOT_SPLIT: the base was given to a vmlinux */
 		if (cli.base_path && strstr(msg, ": complete BTF, not split BTF: "))
@@ -104,6 +106,18 @@ int cli_check_not_own_base(const char *path, const char *base_path)
 	cli_error("%s: given as its own base (-B %s): a base is the vmlinux a module was built against, and it would leave %s no types of its own",
 		  path, base_path, path);
 	return 2;
+}
+
+int cli_fail_open(const char *path, int err)
+{
+	int status = cli_fail(path, err);
+
+	if (err == -EFBIG)
+		fprintf(stderr, "btf2btf: hint: a compressed input may decompress to %llu bytes; "
+			"raise that with --max-decompressed=SIZE or BTF2BTF_MAX_DECOMPRESSED\n",
+			(unsigned long long)(cli.max_decompressed ? cli.max_decompressed
+								  : BTF2BTF_MAX_DECOMPRESSED));
+	return status;
 }
 
 const char *cli_state_str(enum btf2btf_kfunc_state s)
@@ -191,11 +205,11 @@ int cli_open(const char *path, unsigned int how, struct btf2btf **b)
 		     .distill_base = cli.distill_base,
 		     .log = how & CLI_OPEN_QUIET ? quiet_log_cb : cli_log_cb,
 		     .lenient = how & CLI_OPEN_LENIENT, .features = cli.features,
-		     .base_btf = cli.base_btf);
+		     .base_btf = cli.base_btf, .max_decompressed = cli.max_decompressed);
 	int err = btf2btf__open(path, &opts, b);
 
 	if (err)
-		return cli_fail(path, err);
+		return cli_fail_open(path, err);
 	cli_log_plan(*b, path);
 	return 0;
 }

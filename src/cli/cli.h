@@ -30,6 +30,7 @@ struct cli_opts {
 	bool split_without_base; /* BTF that did not parse, no --btf-base given */
 	bool base_nonsense;	/* -B given to complete BTF: bad usage (exit 2) */
 	const struct btf *base_btf;	/* -B read once for many objects, or NULL */
+	uint64_t max_decompressed;	/* --max-decompressed, 0: the library's default */
 	int fail_status;	/* exit status of a failure: 1, but 2 for --diff (as diff(1)) */
 };
 
@@ -55,6 +56,9 @@ int cli_fail(const char *path, int err);
 /* 0, or 2 after saying so: path is base_path itself (-B X X), which leaves
  * it no types of its own. */
 int cli_check_not_own_base(const char *path, const char *base_path);
+/* cli_fail() of a file that could not be read, with a hint when it was a
+ * compressed one past the limit of --max-decompressed. */
+int cli_fail_open(const char *path, int err);
 /* -j and a failed run that printed no JSON: {"error": "..."} on stdout. */
 void cli_json_error(void);
 /*

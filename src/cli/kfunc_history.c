@@ -269,6 +269,26 @@ static void print_json(const struct kernel *ks, int n, const struct row *rows, s
 	cli_json_done(j);
 }
 
+/* A kernel's BTF is what is compared: a module's, or an object's that no
+ * kernel build made (a BPF program, a tool), would pass for one. */
+static int refuse_non_kernel(const struct kernel *k)
+{
+	const struct btf2btf_object_info *info = btf2btf__object_info(k->s.b);
+
+	if (info->module) {
+		cli_error("%s: is a kernel module, not a kernel: --kfunc-history compares kernels "
+			  "(vmlinux, or its raw BTF as /sys/kernel/btf/vmlinux)", k->s.path);
+		return 1;
+	}
+	if (info->elf && !info->has_btf_ids && !info->kernel_release[0]) {
+		cli_error("%s: is not a kernel: an ELF object with neither .BTF_ids nor a "
+			  "linux_banner (--kfunc-history compares vmlinux files or their raw BTF)",
+			  k->s.path);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_kfunc_history(int n, char **args)
 {
 	struct kernel *ks = calloc(n, sizeof(*ks));
@@ -282,7 +302,7 @@ int cli_kfunc_history(int n, char **args)
 	}
 	for (int i = 0; i < n; i++) {
 		split_label(args[i], &ks[i]);
-		if (kside_load(&ks[i].s, ks[i].s.path, true))
+		if (kside_load(&ks[i].s, ks[i].s.path, true) || refuse_non_kernel(&ks[i]))
 			goto out;
 	}
 	for (int i = 0; i < n; i++)

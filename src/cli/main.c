@@ -32,6 +32,7 @@ enum {
 	OPT_HISTORY,
 	OPT_FORMAT,
 	OPT_VMLINUX_H,
+	OPT_MAX_DECOMPRESSED,
 	MODE_KFUNC_DECLS,	/* --kfuncs --format=c, for the usage table */
 };
 
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "werror",		no_argument,		NULL, OPT_WERROR },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "vmlinux-h",		required_argument,	NULL, OPT_VMLINUX_H },
+	{ "max-decompressed",	required_argument,	NULL, OPT_MAX_DECOMPRESSED },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "pretty",		no_argument,		NULL, 'p' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -89,6 +91,10 @@ static void usage(FILE *f)
 "                          module with .BTF.base (or a raw X with X.base)\n"
 "                          is read on that alone, and relocated onto FILE when\n"
 "                          given, as the kernel does (--check: will it load?)\n"
+"      --max-decompressed SIZE  refuse a compressed input (.ko.xz, .ko.zst,\n"
+"                          .ko.gz) past SIZE bytes decompressed (K, M, G: KiB,\n"
+"                          MiB, GiB; default 1G, or $BTF2BTF_MAX_DECOMPRESSED);\n"
+"                          every mode takes it\n"
 "Transform and output:\n"
 "  -o, --output FILE       write raw BTF to FILE (- : standard output) instead\n"
 "                          of rewriting OBJ\n"
@@ -159,6 +165,38 @@ static void list_features(FILE *f)
 }
 
 /* --features=a,b,c: 0, 1 (help printed: exit 0) or 2 (bad usage). */
+/* A size in bytes, with K, M or G for KiB, MiB, GiB: 0 and *out, or 2
+ * (bad usage) with the message naming what gave it. */
+static int parse_size(const char *s, const char *what, uint64_t *out)
+{
+	static const char units[] = "KMG";
+	const char *unit;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+	if (*s < '0' || *s > '9' || errno)
+		goto bad;
+	if (*end && (unit = strchr(units, *end)) && !end[1]) {
+		unsigned int shift = 10 * (unsigned int)(unit - units + 1);
+
+		if (v > UINT64_MAX >> shift)
+			goto bad;
+		v <<= shift;
+	} else if (*end) {
+		goto bad;
+	}
+	if (!v)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	cli_error("%s: '%s' is not a size: a number of bytes from 1, with K, M or G for "
+		  "KiB, MiB or GiB", what, s);
+	return 2;
+}
+
 static int parse_features(const char *list, unsigned int *bits)
 {
 	const char *p = list;
@@ -529,6 +567,13 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	cli_heap_init();
 
+	/* the option, when given, overrides it */
+	if (getenv("BTF2BTF_MAX_DECOMPRESSED")) {
+		rc = parse_size(getenv("BTF2BTF_MAX_DECOMPRESSED"), "BTF2BTF_MAX_DECOMPRESSED",
+				&o->max_decompressed);
+		if (rc)
+			return finish_stdout(rc);
+	}
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":B:o:O:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
@@ -587,6 +632,11 @@ int main(int argc, char **argv)
 			given |= GIVEN_C_FORMAT;
 			break;
 		case OPT_VMLINUX_H: o->vmlinux_h = optarg; given |= GIVEN_VMLINUX_H; break;
+		case OPT_MAX_DECOMPRESSED:
+			rc = parse_size(optarg, "--max-decompressed", &o->max_decompressed);
+			if (rc)
+				return finish_stdout(rc);
+			break;
 		case 'j': o->json = true; given |= GIVEN_JSON; break;
 		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
 		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;

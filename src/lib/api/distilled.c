@@ -53,7 +53,8 @@ int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct b2b_btf 
 	memcpy(base_path, path, len);
 	memcpy(base_path + len, ".base", sizeof(".base"));
 	if (!access(base_path, F_OK)) {
-		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF", dist, NULL, &b->log);
+		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF",
+					b->max_decompressed, dist, NULL, &b->log);
 		if (!err)
 			err = b2b_check_distilled_base(dist, base_path, &b->log);
 		if (err)

@@ -168,6 +168,7 @@ const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
 		.fmodret_sets = b->ids.nr_fmodret_sets,
 		.distilled_base_types = b->dist.types,
 		.relocated = b->dist.relocated,
+		.module = b->ids.module || b->dist.types || b->btf.start_id > 1,
 	};
 	return info;
 }

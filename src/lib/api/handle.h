@@ -20,6 +20,7 @@ struct btf2btf {
 	struct b2b_elf *elf;		/* NULL when path is raw BTF */
 	size_t btf_index;		/* .BTF section index in elf */
 	bool lenient;
+	uint64_t max_decompressed;	/* opts.max_decompressed (0: the default) */
 	bool transformed;
 	bool changed;
 	unsigned int features;		/* as asked for (0: the default set) */

@@ -200,7 +200,8 @@ static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *wha
 		return err;
 	base = b2b_btf_empty(&dist) ? b2b_handle_base(b) : &dist;
 	if (btf_path)
-		err = b2b_load_btf_file(btf_path, base, what, &b->btf, &b->fmt, &b->log);
+		err = b2b_load_btf_file(btf_path, base, what, b->max_decompressed, &b->btf,
+					&b->fmt, &b->log);
 	else
 		err = parse_elf_btf(b, base, what);
 	return b2b_distilled_settle(b, &dist, err, base_path);
@@ -219,7 +220,8 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 		return -EINVAL;
 	log.fn = B2B_OPTS_GET(opts, log, NULL);
 	log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
-	err = b2b_load_btf_file(path, NULL, "base BTF", &base, NULL, &log);
+	err = b2b_load_btf_file(path, NULL, "base BTF", B2B_OPTS_GET(opts, max_decompressed, 0),
+				&base, NULL, &log);
 	if (err)
 		return err;
 	/* the caller's own: libbpf's, checked as the library reads it */
@@ -255,7 +257,8 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 			return b2b_errno(&b->log, err, "base BTF %s: cannot read it: %s",
 					 base_path ? base_path : "", strerror(-err));
 	} else if (base_path) {
-		err = b2b_load_btf_file(base_path, NULL, "base BTF", &b->base, NULL, &b->log);
+		err = b2b_load_btf_file(base_path, NULL, "base BTF", b->max_decompressed,
+					&b->base, NULL, &b->log);
 		if (err)
 			return err;
 	}
@@ -268,8 +271,8 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		what = btf_path;
 	}
 
-	err = mem ? b2b_mem_open(mem, mem_size, &b->log, &b->elf)
-		  : b2b_file_open(b->path, &b->log, &b->elf);
+	err = mem ? b2b_mem_open(mem, mem_size, b->max_decompressed, &b->log, &b->elf)
+		  : b2b_file_open(b->path, b->max_decompressed, &b->log, &b->elf);
 	if (!err)
 		err = b2b_file_bytes(b->elf, &data, &size, &b->log);
 	if (err)
@@ -339,6 +342,7 @@ static int do_open(const char *path, const void *mem, size_t size,
 	b->log.fn = B2B_OPTS_GET(opts, log, NULL);
 	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
 	b->lenient = B2B_OPTS_GET(opts, lenient, false);
+	b->max_decompressed = B2B_OPTS_GET(opts, max_decompressed, 0);
 	b->features = B2B_OPTS_GET(opts, features, 0);
 	if (!b->features)
 		b->features = BTF2BTF_FEATS_DEFAULT;

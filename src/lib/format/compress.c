@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "format/compress.h"
+#include "format/extent.h"
 
 /*
  * liblzma and libzstd are loaded when data compressed with them is met,
@@ -157,39 +158,115 @@ static int buf_room(struct buf *b, size_t more)
 	return b2b_grow((void **)&b->p, &b->cap, b->len + more, 1);
 }
 
-/* Decompressed sizes are refused past this: a module is megabytes, a
- * vmlinux under a gigabyte; a "zip bomb" would take all memory. */
-#define MAX_DECOMPRESSED	(4ULL << 30)
+/*
+ * What decompressed bytes may grow to. A hostile stream (a "zip bomb": 1 MB
+ * of zstd is 30 GiB of zeros) is stopped early, not when memory runs out:
+ * its first bytes must start an ELF object or raw BTF, the size their
+ * headers claim must be within the limit, and once the headers are read the
+ * stream may not go on past the object by more than a module signature.
+ */
+struct guard {
+	uint64_t limit;
+	struct b2b_extent x;	/* what the bytes so far say they span */
+	const char *format;	/* "xz", ... for messages */
+	const struct b2b_log *log;
+	bool refused;		/* the guard stopped the stream (and logged why) */
+};
 
-static int xz_run(lzma_stream *s, const void *data, size_t size, struct buf *out, bool decode)
+/* An appended module signature (modsig.c) past the ELF's end: PKCS#7 of
+ * one signer without certificates (sign-file) is about a kilobyte */
+#define TRAILER_MAX	(64U << 10)
+
+/* 0 while the bytes so far may be what they claim, or the refusal logged. */
+static int guard_verdict(struct guard *g, const struct buf *out)
+{
+	const unsigned char *p = out->p;
+	int err;
+
+	if (!g->x.known && out->len >= g->x.end) {
+		err = b2b_extent_of(out->p, out->len, &g->x);
+		if (err)
+			return b2b_errno(g->log, -ENOEXEC,
+					 "%s data holds %s (it starts with %02x %02x %02x %02x): refused",
+					 g->format, g->x.why, p[0], p[1], p[2], p[3]);
+		if (g->x.end > g->limit)
+			return b2b_errno(g->log, -EFBIG,
+					 "%s data holds an object whose headers say it spans %llu bytes, more than the limit of %llu bytes decompressed: refused",
+					 g->format, (unsigned long long)g->x.end,
+					 (unsigned long long)g->limit);
+	}
+	if (out->len > g->limit)
+		return b2b_errno(g->log, -EFBIG,
+				 "%s data decompresses to more than the limit of %llu bytes: refused",
+				 g->format, (unsigned long long)g->limit);
+	if (g->x.known && out->len > g->x.end && out->len - g->x.end > TRAILER_MAX)
+		return b2b_errno(g->log, -EBADMSG,
+				 "%s data goes on past the end of the object it holds (%llu bytes) by more than %u bytes: refused",
+				 g->format, (unsigned long long)g->x.end, TRAILER_MAX);
+	return 0;
+}
+
+static int guard_check(struct guard *g, const struct buf *out)
+{
+	int err = guard_verdict(g, out);
+
+	g->refused = err;
+	return err;
+}
+
+/* Room for up to want more bytes, as far as the guard lets the output
+ * grow, and one byte past that to tell a stream that goes on: *avail is
+ * what the decoder may write now. Encoding (no guard): want, unbounded. */
+static int guard_room(const struct guard *g, struct buf *out, size_t want, size_t *avail)
+{
+	uint64_t may, left = SIZE_MAX;
+
+	if (g) {
+		may = g->x.known && g->x.end + TRAILER_MAX < g->limit ? g->x.end + TRAILER_MAX
+								       : g->limit;
+		left = may + 1 > out->len ? may + 1 - out->len : 1;
+		if (want > left)
+			want = left;
+	}
+	if (buf_room(out, want))
+		return -ENOMEM;
+	*avail = out->cap - out->len;
+	if (*avail > left)
+		*avail = left;
+	return 0;
+}
+
+/* Encoding with liblzma, or decoding under a guard g (else NULL). */
+static int xz_run(lzma_stream *s, const void *data, size_t size, struct buf *out,
+		  struct guard *g)
 {
 	lzma_ret ret;
+	int err;
 
 	s->next_in = data;
 	s->avail_in = size;
 	do {
-		if (buf_room(out, 1 << 16))
+		if (guard_room(g, out, 1 << 16, &s->avail_out))
 			return -ENOMEM;
 		s->next_out = out->p + out->len;
-		s->avail_out = out->cap - out->len;
 		ret = xz.code(s, LZMA_FINISH);
-		out->len = out->cap - s->avail_out;
-		if (out->len > MAX_DECOMPRESSED)
-			return -EFBIG;
+		out->len = s->next_out - out->p;
+		if (g && (err = guard_check(g, out)))
+			return err;
 	} while (ret == LZMA_OK);
 	if (ret == LZMA_MEM_ERROR)
 		return -ENOMEM;
-	return ret == LZMA_STREAM_END ? 0 : decode ? -EBADMSG : -EINVAL;
+	return ret == LZMA_STREAM_END ? 0 : g ? -EBADMSG : -EINVAL;
 }
 
-static int xz_decompress(const void *data, size_t size, struct buf *out)
+static int xz_decompress(const void *data, size_t size, struct buf *out, struct guard *g)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
 	int err;
 
 	if (xz.stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
 		return -ENOMEM;
-	err = xz_run(&s, data, size, out, true);
+	err = xz_run(&s, data, size, out, g);
 	xz.end(&s);
 	return err;
 }
@@ -209,12 +286,12 @@ static int xz_compress(const void *data, size_t size, struct buf *out)
 	filters[1] = (lzma_filter){ .id = LZMA_VLI_UNKNOWN };
 	if (xz.stream_encoder(&s, filters, LZMA_CHECK_CRC32) != LZMA_OK)
 		return -ENOMEM;
-	err = xz_run(&s, data, size, out, false);
+	err = xz_run(&s, data, size, out, NULL);
 	xz.end(&s);
 	return err;
 }
 
-static int zstd_decompress(const void *data, size_t size, struct buf *out)
+static int zstd_decompress(const void *data, size_t size, struct buf *out, struct guard *g)
 {
 	ZSTD_DStream *ds = zstd.create_dstream();
 	ZSTD_inBuffer in = { data, size, 0 };
@@ -226,18 +303,19 @@ static int zstd_decompress(const void *data, size_t size, struct buf *out)
 	/* frames one after the other, as zstd -d reads them */
 	for (;;) {
 		ZSTD_outBuffer o;
+		size_t avail;
 
-		if (buf_room(out, zstd.dstream_out_size())) {
+		if (guard_room(g, out, zstd.dstream_out_size(), &avail)) {
 			err = -ENOMEM;
 			break;
 		}
-		o = (ZSTD_outBuffer){ out->p, out->cap, out->len };
+		o = (ZSTD_outBuffer){ out->p, out->len + avail, out->len };
 		ret = zstd.decompress_stream(ds, &o, &in);
 		out->len = o.pos;
 		if (zstd.is_error(ret))
 			err = -EBADMSG;
-		else if (out->len > MAX_DECOMPRESSED)
-			err = -EFBIG;
+		else if ((err = guard_check(g, out)))
+			;
 		else if (!ret && in.pos == in.size)
 			break;		/* the last frame is complete */
 		else if (in.pos == in.size && o.pos < o.size)
@@ -263,27 +341,31 @@ static int zstd_compress(const void *data, size_t size, struct buf *out)
 	return 0;
 }
 
-static int gzip_run(z_stream *z, struct buf *out, bool decode)
+/* Encoding with zlib, or decoding under a guard g (else NULL). */
+static int gzip_run(z_stream *z, struct buf *out, struct guard *g)
 {
-	int ret;
+	size_t avail;
+	int ret, err;
 
 	do {
-		if (buf_room(out, 1 << 16))
+		if (guard_room(g, out, 1 << 16, &avail))
 			return -ENOMEM;
 		z->next_out = out->p + out->len;
-		z->avail_out = (uInt)(out->cap - out->len > UINT32_MAX ? UINT32_MAX
-								       : out->cap - out->len);
-		ret = decode ? inflate(z, Z_NO_FLUSH) : deflate(z, Z_FINISH);
+		z->avail_out = (uInt)(avail > UINT32_MAX ? UINT32_MAX : avail);
+		ret = g ? inflate(z, Z_NO_FLUSH) : deflate(z, Z_FINISH);
 		out->len = z->next_out - out->p;
-		if (out->len > MAX_DECOMPRESSED)
-			return -EFBIG;
+		if (g && (err = guard_check(g, out)))
+			return err;
+		/* members one after the other, as gzip -d reads them */
+		if (g && ret == Z_STREAM_END && z->avail_in)
+			ret = inflateReset(z);
 	} while (ret == Z_OK || (ret == Z_BUF_ERROR && z->avail_in));
 	if (ret == Z_MEM_ERROR)
 		return -ENOMEM;
 	return ret == Z_STREAM_END ? 0 : -EBADMSG;
 }
 
-static int gzip_code(const void *data, size_t size, struct buf *out, bool decode)
+static int gzip_code(const void *data, size_t size, struct buf *out, struct guard *g)
 {
 	z_stream z = { 0 };
 	int err;
@@ -292,22 +374,23 @@ static int gzip_code(const void *data, size_t size, struct buf *out, bool decode
 		return -EFBIG;
 	/* 16 + MAX_WBITS: the gzip wrapper; deflate writes a header without
 	 * name or time, as gzip -n */
-	if (decode ? inflateInit2(&z, 16 + MAX_WBITS)
-		   : deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-				  Z_DEFAULT_STRATEGY))
+	if (g ? inflateInit2(&z, 16 + MAX_WBITS)
+	      : deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+			     Z_DEFAULT_STRATEGY))
 		return -ENOMEM;
 	z.next_in = (Bytef *)data;
 	z.avail_in = (uInt)size;
-	err = gzip_run(&z, out, decode);
-	if (decode)
+	err = gzip_run(&z, out, g);
+	if (g)
 		inflateEnd(&z);
 	else
 		deflateEnd(&z);
 	return err;
 }
 
+/* Decoding when g is not NULL, else encoding. */
 static int run(enum b2b_compression c, const void *data, size_t size, void **out,
-	       size_t *out_size, bool decode, const struct b2b_log *log)
+	       size_t *out_size, struct guard *g, const struct b2b_log *log)
 {
 	struct buf b = { 0 };
 	const char *why = NULL;
@@ -317,15 +400,15 @@ static int run(enum b2b_compression c, const void *data, size_t size, void **out
 	case B2B_COMPRESS_XZ:
 		err = lib_get(&xz_lib, xz_load, &why);
 		if (!err)
-			err = decode ? xz_decompress(data, size, &b) : xz_compress(data, size, &b);
+			err = g ? xz_decompress(data, size, &b, g) : xz_compress(data, size, &b);
 		break;
 	case B2B_COMPRESS_ZSTD:
 		err = lib_get(&zstd_lib, zstd_load, &why);
 		if (!err)
-			err = decode ? zstd_decompress(data, size, &b) : zstd_compress(data, size, &b);
+			err = g ? zstd_decompress(data, size, &b, g) : zstd_compress(data, size, &b);
 		break;
 	case B2B_COMPRESS_GZIP:
-		err = gzip_code(data, size, &b, decode);
+		err = gzip_code(data, size, &b, g);
 		break;
 	default:
 		err = -EINVAL;
@@ -338,25 +421,34 @@ static int run(enum b2b_compression c, const void *data, size_t size, void **out
 					 : zstd_lib.soname, why);
 		if (err == -ENOMEM)
 			return b2b_errno(log, err, "out of memory");
-		if (err == -EFBIG)
-			return b2b_errno(log, err, "%s data of more than %llu bytes: refused",
-					 b2b_compression_name(c), MAX_DECOMPRESSED);
-		return b2b_errno(log, err, decode ? "%s data is corrupt or truncated"
-						  : "cannot compress with %s", b2b_compression_name(c));
+		/* the guard's refusals are logged already */
+		if (g && g->refused)
+			return err;
+		return b2b_errno(log, err, g ? "%s data is corrupt or truncated"
+					     : "cannot compress with %s", b2b_compression_name(c));
 	}
 	*out = b.p;
 	*out_size = b.len;
 	return 0;
 }
 
-int b2b_decompress(enum b2b_compression c, const void *data, size_t size,
+int b2b_decompress(enum b2b_compression c, const void *data, size_t size, uint64_t limit,
 		   void **out, size_t *out_size, const struct b2b_log *log)
 {
-	return run(c, data, size, out, out_size, true, log);
+	struct guard g = {
+		.limit = limit ? limit : BTF2BTF_MAX_DECOMPRESSED,
+		.format = b2b_compression_name(c),
+		.log = log,
+	};
+
+	/* a limit past what this process can address is no limit */
+	if (g.limit > SIZE_MAX - TRAILER_MAX - 1)
+		g.limit = SIZE_MAX - TRAILER_MAX - 1;
+	return run(c, data, size, out, out_size, &g, log);
 }
 
 int b2b_compress(enum b2b_compression c, const void *data, size_t size,
 		 void **out, size_t *out_size, const struct b2b_log *log)
 {
-	return run(c, data, size, out, out_size, false, log);
+	return run(c, data, size, out, out_size, NULL, log);
 }

@@ -18,6 +18,7 @@
 
 #include "format/compress.h"
 #include "format/elf_file.h"
+#include "format/extent.h"
 #include "format/modsig.h"
 #include "format/output.h"
 
@@ -85,8 +86,9 @@ static int new_elf(struct b2b_elf **out, const struct b2b_log *log)
 	return 0;
 }
 
-/* A compressed file (or image) replaced by its decompressed bytes, in mem. */
-static int decompress_whole(struct b2b_elf *e, const struct b2b_log *log)
+/* A compressed file (or image) replaced by its decompressed bytes, in mem
+ * (at most max_plain of them, 0: the default). */
+static int decompress_whole(struct b2b_elf *e, uint64_t max_plain, const struct b2b_log *log)
 {
 	enum b2b_compression c;
 	const void *data;
@@ -99,7 +101,7 @@ static int decompress_whole(struct b2b_elf *e, const struct b2b_log *log)
 	c = b2b_compression_of(data, size);
 	if (c == B2B_COMPRESS_NONE)
 		return 0;
-	err = b2b_decompress(c, data, size, &plain, &size, log);
+	err = b2b_decompress(c, data, size, max_plain, &plain, &size, log);
 	if (err)
 		return err;
 	if (e->map)
@@ -112,7 +114,8 @@ static int decompress_whole(struct b2b_elf *e, const struct b2b_log *log)
 	return 0;
 }
 
-int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out)
+int b2b_file_open(const char *path, uint64_t max_plain, const struct b2b_log *log,
+		  struct b2b_elf **out)
 {
 	struct b2b_elf *e;
 	int err = new_elf(&e, log);
@@ -140,7 +143,7 @@ int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **
 		if (e->map == MAP_FAILED)
 			e->map = NULL;
 	}
-	err = decompress_whole(e, log);
+	err = decompress_whole(e, max_plain, log);
 	if (err) {
 		b2b_elf_close(e);
 		return err;
@@ -149,7 +152,8 @@ int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **
 	return 0;
 }
 
-int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct b2b_elf **out)
+int b2b_mem_open(const void *buf, size_t size, uint64_t max_plain, const struct b2b_log *log,
+		 struct b2b_elf **out)
 {
 	struct b2b_elf *e;
 	int err = new_elf(&e, log);
@@ -164,7 +168,7 @@ int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct
 		return b2b_errno(log, -ENOMEM, "out of memory");
 	}
 	memcpy(e->mem, buf, size);
-	err = decompress_whole(e, log);
+	err = decompress_whole(e, max_plain, log);
 	if (err) {
 		b2b_elf_close(e);
 		return err;
@@ -202,6 +206,28 @@ int b2b_file_bytes(struct b2b_elf *e, const void **data, size_t *size, const str
 	return 0;
 }
 
+/* An appended module signature: where the ELF ends, or the trailer refused
+ * when it does not add up or overlaps what the ELF's headers span. */
+static int check_signature(struct b2b_elf *e, const void *data, size_t size,
+			   const struct b2b_log *log)
+{
+	struct b2b_extent x;
+	char why[256];
+	size_t elf_size;
+	int found = b2b_modsig_find(data, size, &elf_size, why, sizeof(why));
+
+	if (found < 0)
+		return b2b_errno(log, -EBADMSG, "%s", why);
+	if (!found)
+		return 0;
+	if (!b2b_extent_of(data, elf_size, &x) && x.end > elf_size)
+		return b2b_errno(log, -EBADMSG,
+				 "its module signature trailer (%zu bytes from offset %zu) overlaps the ELF object, whose headers say it spans %llu bytes",
+				 size - elf_size, elf_size, (unsigned long long)x.end);
+	e->signature_off = elf_size;
+	return 0;
+}
+
 int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log)
 {
 	const void *data;
@@ -214,8 +240,8 @@ int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log)
 	if (!e->elf)
 		return b2b_errno(log, -ENOEXEC, "not an ELF object: %s", elf_errmsg(-1));
 	err = check_header(e, log);
-	if (!err && b2b_modsig_find(data, size, &size))
-		e->signature_off = size;
+	if (!err)
+		err = check_signature(e, data, size, log);
 	return err;
 }
 

@@ -48,10 +48,13 @@ struct b2b_symtab {
  * a copy of an in-memory image; b2b_file_bytes() gives its bytes to sniff or
  * parse as raw BTF; b2b_elf_begin() reads them as ELF. A compressed file
  * (xz, zstd, gzip: compress.c) is decompressed into memory at open: its
- * bytes are the decompressed ones.
+ * bytes are the decompressed ones, at most max_plain of them (0: the
+ * default, BTF2BTF_MAX_DECOMPRESSED; b2b_decompress() says what else).
  */
-int b2b_file_open(const char *path, const struct b2b_log *log, struct b2b_elf **out);
-int b2b_mem_open(const void *buf, size_t size, const struct b2b_log *log, struct b2b_elf **out);
+int b2b_file_open(const char *path, uint64_t max_plain, const struct b2b_log *log,
+		  struct b2b_elf **out);
+int b2b_mem_open(const void *buf, size_t size, uint64_t max_plain, const struct b2b_log *log,
+		 struct b2b_elf **out);
 int b2b_file_bytes(struct b2b_elf *e, const void **data, size_t *size, const struct b2b_log *log);
 int b2b_elf_begin(struct b2b_elf *e, const struct b2b_log *log);
 void b2b_elf_close(struct b2b_elf *e);

@@ -10,9 +10,11 @@
 /* include/uapi/linux/module_signature.h */
 #define B2B_MODSIG_MARKER	"~Module signature appended~\n"
 
-/* data (a module) ends with a signature: *elf_size is where the ELF ends
- * (the signature and its struct module_signature + marker follow). False
- * when there is none or the trailer does not add up. */
-bool b2b_modsig_find(const void *data, size_t size, size_t *elf_size);
+/* data (a module) ends with a signature: 1 and *elf_size where the ELF
+ * ends (the signature and its struct module_signature + marker follow); 0
+ * without the marker; -EBADMSG, why set, when the marker is there but the
+ * trailer does not add up as the kernel's mod_check_sig() reads it (a
+ * rewrite would take the trailer for ELF bytes and drop it). */
+int b2b_modsig_find(const void *data, size_t size, size_t *elf_size, char *why, size_t why_size);
 
 #endif /* BTF2BTF_MODSIG_H */

@@ -71,7 +71,8 @@ int b2b_parse_btf(const void *data, size_t size, const struct b2b_btf *base, con
 
 /* BTF of an ELF file's .BTF section, or of a raw BTF file. */
 int b2b_load_btf_file(const char *path, const struct b2b_btf *base, const char *what,
-		      struct b2b_btf *out, struct b2b_btf_format *fmt, const struct b2b_log *parent)
+		      uint64_t max_plain, struct b2b_btf *out, struct b2b_btf_format *fmt,
+		      const struct b2b_log *parent)
 {
 	struct b2b_log log = *parent;
 	struct b2b_section sec;
@@ -81,7 +82,7 @@ int b2b_load_btf_file(const char *path, const struct b2b_btf *base, const char *
 	int err;
 
 	log.path = path;
-	err = b2b_file_open(path, &log, &e);
+	err = b2b_file_open(path, max_plain, &log, &e);
 	if (!err)
 		err = b2b_file_bytes(e, &data, &size, &log);
 	if (err) {

@@ -21,7 +21,9 @@ bool b2b_is_btf_magic(const unsigned char *p, size_t size);
 int b2b_parse_btf(const void *data, size_t size, const struct b2b_btf *base, const char *what,
 		  struct b2b_btf *out, struct b2b_btf_format *fmt, const struct b2b_log *log);
 /* BTF of an ELF file's .BTF section or of a raw BTF file, split on base
- * when not NULL; what, fmt and log as for b2b_parse_btf(). */
+ * when not NULL; what, fmt and log as for b2b_parse_btf(); a compressed
+ * file decompressed to at most max_plain bytes (b2b_file_open()). */
 int b2b_load_btf_file(const char *path, const struct b2b_btf *base, const char *what,
-		      struct b2b_btf *out, struct b2b_btf_format *fmt, const struct b2b_log *parent);
+		      uint64_t max_plain, struct b2b_btf *out, struct b2b_btf_format *fmt,
+		      const struct b2b_log *parent);
 #endif /* BTF2BTF_BTF_INPUT_H */

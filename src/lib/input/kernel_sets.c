@@ -65,6 +65,8 @@ void b2b_kernel_version_read(struct b2b_elf *e, struct b2b_btf_ids *ids)
 	struct b2b_section sec;
 	const char *p, *end;
 
+	ids->module = !b2b_elf_section(e, ".modinfo", &sec, NULL) ||
+		      !b2b_elf_section(e, ".gnu.linkonce.this_module", &sec, NULL);
 	if (!b2b_elf_section(e, ".modinfo", &sec, NULL) && sec.data) {
 		p = sec.data;
 		end = p + sec.size;

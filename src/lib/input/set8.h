@@ -48,6 +48,7 @@ struct b2b_btf_ids {
 	bool has_symtab;
 	uint32_t kernel_version;	/* KERNEL_VERSION(major, minor, 0), 0: unknown */
 	char kernel_release[80];	/* "" when unknown */
+	bool module;			/* .modinfo or .gnu.linkonce.this_module */
 	unsigned int nr_kfunc_id_sets, nr_fmodret_sets;
 };
 
