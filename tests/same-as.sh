@@ -25,11 +25,7 @@
 # KERNEL_CACHES (/var/cache/btf2btf/kernel-6.12 and kernel-7.3),
 # LAYOUT_OBJECTS (BUILD/layout-objects), JOBS (nproc), SAME_AS_SETS (the sets
 # to run, default all four), SAME_AS_WORK (where outputs go, default a new
-# directory in /dev/shm or TMPDIR; removed at the end), SAME_AS_REF_CACHE (a
-# directory keeping what the reference wrote, as its exit status and the
-# sha256 of its output, keyed on the reference binary, the feature set and
-# the arguments with each file's size, mtime and inode: a second run only
-# runs BTF2BTF on unchanged inputs).
+# directory in /dev/shm or TMPDIR; removed at the end).
 # Exit 0: every run the same; 1: a difference (the first ones shown) or an
 # error; prints the counts per set.
 set -uo pipefail
@@ -83,7 +79,6 @@ for set in $SETS; do
 		done < "$D/cases"
 		;;
 	debian)
-		n0=$(wc -l < "$JOBLIST")
 		for suite in bookworm trixie sid trixie-backports; do
 			dir=
 			for d in $(ls -td "$DEBIAN_KERNELS/$suite"/*/* 2> /dev/null); do
@@ -126,96 +121,39 @@ for set in $SETS; do
 	esac
 done
 
-# run B OUT ARGS...: OUT (and OUT.base) what B wrote, OUT.rc its exit status
-run() {
-	local b=$1 out=$2
-	shift 2
-	rm -f "$out" "$out.base"
-	"$b" -q "$@" -o "$out" > /dev/null 2>&1
-	echo $? > "$out.rc"
-}
-
-# digest OUT: what a run wrote, as one line: exit status, sha256 of the
-# output and of the distilled base (- when not written)
-digest() {
-	local f h=()
-
-	for f in "$1" "$1.base"; do
-		if [ -e "$f" ]; then
-			h+=("$(sha256sum < "$f")")
-		else
-			h+=(-)
-		fi
-	done
-	echo "$(cat "$1.rc") ${h[0]%% *} ${h[1]%% *}"
-}
-
-# key FEATURES ARG...: the reference cache's name for a run
-key() {
-	local a
-
-	for a in "$@"; do
-		if [ -f "$a" ]; then
-			stat -L -c '%n %s %Y %i' "$a"
-		else
-			echo "$a"
-		fi
-	done | { echo "$REF_SUM"; cat; } | sha256sum | cut -c1-40
-}
-
-# ref_run OUT ARGS...: the reference's digest of a run, from the cache when
-# it has it
-ref_run() {
-	local out=$1 k
-	shift
-	if [ -n "$RCACHE" ]; then
-		k=$(key "$@")
-		if [ -f "$RCACHE/$k" ]; then
-			cat "$RCACHE/$k"
-			return
-		fi
-	fi
-	run "$REF" "$out" "$@"
-	digest "$out"
-	[ -z "$RCACHE" ] || digest "$out" > "$RCACHE/$k"
-}
-
 # one share of the job list: per job and feature set a line
-# "SET same|differs LABEL FEATURES [what]" in W/res/SHARE
+# "SET same|differs LABEL FEATURES STATUS|what" in W/res/SHARE (few
+# processes a run: both btf2btf and a cmp, the statuses kept in variables)
 share() {
-	local j=$1 set label args feat r n what rd nd
+	local j=$1 set label args feat r n what rc_r rc_n
 	r=$W/out.$j.ref n=$W/out.$j.new
 	awk -v j="$j" -v n="$JOBS" 'NR % n == j' "$JOBLIST" |
 	while IFS=$'\t' read -r set label args; do
 		for feat in default all; do
+			rm -f "$r" "$r.base" "$n" "$n.base"
 			# shellcheck disable=SC2086 # (args: one word each)
-			rd=$(ref_run "$r" --features="$feat" $args)
+			"$REF" -q --features="$feat" $args -o "$r" > /dev/null 2>&1
+			rc_r=$?
 			# shellcheck disable=SC2086
-			run "$NEW" "$n" --features="$feat" $args
-			nd=$(digest "$n")
+			"$NEW" -q --features="$feat" $args -o "$n" > /dev/null 2>&1
+			rc_n=$?
 			what=
-			if [ "${rd%% *}" != "${nd%% *}" ]; then
-				what="exit ${nd%% *}, reference ${rd%% *}"
-			elif [ "$(echo "$rd" | cut -d' ' -f2)" != "$(echo "$nd" | cut -d' ' -f2)" ]; then
+			if [ "$rc_r" != "$rc_n" ]; then
+				what="exit $rc_n, reference $rc_r"
+			elif { [ -e "$r" ] || [ -e "$n" ]; } && ! cmp -s "$r" "$n"; then
 				what="other bytes written"
-			elif [ "$rd" != "$nd" ]; then
+			elif { [ -e "$r.base" ] || [ -e "$n.base" ]; } && ! cmp -s "$r.base" "$n.base"; then
 				what="other bytes in the distilled base"
 			fi
 			if [ -n "$what" ]; then
 				echo "$set differs $label $feat $what ($args)"
 			else
-				echo "$set same $label $feat ${nd%% *}"
+				echo "$set same $label $feat $rc_n"
 			fi
 		done
 	done > "$W/res/$j"
 }
 
-RCACHE=${SAME_AS_REF_CACHE:-}
-if [ -n "$RCACHE" ]; then
-	mkdir -p "$RCACHE" || die "cannot make $RCACHE"
-	RCACHE=$(realpath "$RCACHE")
-fi
-REF_SUM=$(sha256sum < "$REF")
 t0=$(date +%s)
 for ((j = 0; j < JOBS; j++)); do
 	share "$j" &
