@@ -11,7 +11,8 @@
 #   debian        Debian's own kernels as scripts/fetch-debian-kernel.sh
 #                 keeps them in DEBIAN_KERNELS (the newest complete version
 #                 of each of bookworm, trixie, sid, trixie-backports: 6.1,
-#                 6.12, 7.2, 7.3): vmlinux and every module (-B vmlinux)
+#                 6.12, 7.2, 7.3): vmlinux and every module (-B vmlinux;
+#                 the modules through the library, below)
 #   kernel        the kernel proofs' caches (KERNEL_CACHES): vmlinux and
 #                 bpf_testmod.ko, plain and with --distill-base
 #   layout        the objects make check-layout encoded with the BTF layout
@@ -58,6 +59,23 @@ job() {
 	printf '%s\t%s\t%s\n' "$set" "$label" "$*" >> "$JOBLIST"
 }
 
+# The modules of Debian's kernels (thousands) through tests/same-as-batch.c,
+# built against this tree's library and the reference's (REF_LIB, default
+# the libbtf2btf.a beside REF): one process a kernel and library, the base
+# read once; without REF_LIB, one btf2btf process a module and feature set.
+BATCH=
+REF_LIB=${SAME_AS_REF_LIB:-$(dirname "$REF")/libbtf2btf.a}
+if [ -f "$REF_LIB" ] && [ -f "$BUILD/libbtf2btf.a" ]; then
+	for lib in "$REF_LIB" "$BUILD/libbtf2btf.a"; do
+		# shellcheck disable=SC2046 # (pkg-config's flags: words)
+		${CC:-cc} -O2 -Iinclude tests/same-as-batch.c "$lib" \
+			$(pkg-config --libs libbpf 2> /dev/null || echo -lbpf) -lelf -lz -ldl \
+			-o "$W/batch.$([ "$lib" = "$REF_LIB" ] && echo ref || echo new)" ||
+			die "cannot build tests/same-as-batch.c against $lib"
+	done
+	BATCH=$W/batch
+fi
+
 for set in $SETS; do
 	case $set in
 	differential)
@@ -90,9 +108,14 @@ for set in $SETS; do
 			fi
 			job debian "$suite:vmlinux" "$dir/vmlinux"
 			find "$dir/root" -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst' -o -name '*.ko.gz' |
-				sort | while read -r ko; do
-				job debian "$suite:${ko##*/}" -B "$dir/vmlinux" "$ko"
-			done
+				sort > "$W/modules.$suite"
+			if [ -n "$BATCH" ]; then
+				echo "$suite $dir/vmlinux" >> "$W/batches"
+			else
+				while read -r ko; do
+					job debian "$suite:${ko##*/}" -B "$dir/vmlinux" "$ko"
+				done < "$W/modules.$suite"
+			fi
 		done
 		;;
 	kernel)
@@ -159,6 +182,19 @@ for ((j = 0; j < JOBS; j++)); do
 	share "$j" &
 done
 wait
+# the batches: per kernel both drivers, their lines compared one by one
+if [ -f "$W/batches" ]; then
+	while read -r suite vmlinux; do
+		"$BATCH.ref" "$vmlinux" < "$W/modules.$suite" > "$W/batch.$suite.ref" 2>&1
+		"$BATCH.new" "$vmlinux" < "$W/modules.$suite" > "$W/batch.$suite.new" 2>&1
+		paste -d '\n' "$W/batch.$suite.ref" "$W/batch.$suite.new" | awk -v s="$suite" '
+			NR % 2 { ref = $0; next }
+			NR == 2 { if ($0 != ref) print "debian differs " s ":base the reference: " ref; next }
+			{ split(ref, r, " "); n = split(r[1], p, "/")
+			  if ($0 == ref) print "debian same " s ":" p[n] " " r[2] " " (ref ~ / open:0 transform:0 / ? 0 : 1)
+			  else print "debian differs " s ":" p[n] " " r[2] " " $0 "; the reference: " ref }'
+	done < "$W/batches" > "$W/res/batches"
+fi
 cat "$W"/res/* > "$W/all"
 
 fail=0

@@ -15,29 +15,22 @@
 _Static_assert(sizeof(struct b2b_btf_hdr) == B2B_BTF_HDR_LEN, "the 24-byte BTF header");
 _Static_assert(sizeof(struct b2b_btf_layout) == 4, "a layout entry is 4 bytes");
 
-/* The layout of every kind this library knows, as libbpf 1.8 writes it. */
-static const struct b2b_btf_layout known_layout[B2B_BTF_NR_KINDS] = {
-	[BTF_KIND_INT]		= { 4, 0, 0 },
-	[BTF_KIND_ARRAY]	= { 12, 0, 0 },
-	[BTF_KIND_STRUCT]	= { 0, 12, 0 },
-	[BTF_KIND_UNION]	= { 0, 12, 0 },
-	[BTF_KIND_ENUM]		= { 0, 8, 0 },
-	[BTF_KIND_FUNC_PROTO]	= { 0, 8, 0 },
-	[BTF_KIND_VAR]		= { 4, 0, 0 },
-	[BTF_KIND_DATASEC]	= { 0, 12, 0 },
-	[BTF_KIND_DECL_TAG]	= { 4, 0, 0 },
-	[BTF_KIND_ENUM64]	= { 0, 12, 0 },
-};
+/* The layout section's entry of a kind this library knows (the table's
+ * words in bytes, as libbpf 1.8 writes them); all zero for another. */
+static struct b2b_btf_layout known_layout(__u32 kind)
+{
+	const struct b2b_kind_layout *k = b2b_kind_layout(kind);
+
+	if (!k)
+		return (struct b2b_btf_layout){ 0 };
+	return (struct b2b_btf_layout){ (k->words - 3) * 4, k->elem_words * 4, 0 };
+}
 
 const char *btf2btf__kind_name(unsigned int kind)
 {
-	static const char *const names[] = {
-		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD", "TYPEDEF",
-		"VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO", "VAR", "DATASEC",
-		"FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
-	};
+	const struct b2b_kind_layout *k = b2b_kind_layout(kind);
 
-	return kind < ARRAY_SIZE(names) ? names[kind] : "UNKNOWN";
+	return k ? k->name : "UNKNOWN";
 }
 
 void b2b_btf_format_free(struct b2b_btf_format *fmt)
@@ -171,15 +164,15 @@ static int read_layout(const unsigned char *p, const struct hdr_read *r, const c
 	fmt->nr_layout = n;
 	for (__u32 k = 0; k < n; k++) {
 		struct b2b_btf_layout *l = &fmt->layout[k];
+		struct b2b_btf_layout known = known_layout(k);
 
 		if (r->swap)
 			l->flags = bswap_16(l->flags);
-		if (k < B2B_BTF_NR_KINDS && k &&
-		    (l->info_sz != known_layout[k].info_sz || l->elem_sz != known_layout[k].elem_sz))
+		if (b2b_kind_layout(k) &&
+		    (l->info_sz != known.info_sz || l->elem_sz != known.elem_sz))
 			return b2b_errno(log, -EINVAL,
 					 "%s: the BTF layout section says kind %u has %u+%u*vlen bytes after struct btf_type, not %u+%u*vlen",
-					 what, k, l->info_sz, l->elem_sz, known_layout[k].info_sz,
-					 known_layout[k].elem_sz);
+					 what, k, l->info_sz, l->elem_sz, known.info_sz, known.elem_sz);
 	}
 	return 0;
 }
@@ -309,9 +302,7 @@ int b2b_btf_write(const void *native, size_t size, const struct b2b_btf_format *
 	layout = types + h.type_len;
 	memcpy(types, d + B2B_BTF_HDR_LEN, h.type_len);
 	for (__u32 k = 0; k < nr_layout; k++) {
-		struct b2b_btf_layout l = k < fmt->nr_layout ? fmt->layout[k] :
-					  k < B2B_BTF_NR_KINDS ? known_layout[k] :
-					  (struct b2b_btf_layout){ 0 };
+		struct b2b_btf_layout l = k < fmt->nr_layout ? fmt->layout[k] : known_layout(k);
 
 		if (fmt->swapped)
 			l.flags = bswap_16(l.flags);

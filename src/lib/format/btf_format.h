@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "format/btf_kinds.h"
 #include "util/btf_info.h"
 #include "util/internal.h"
 
@@ -49,9 +50,6 @@ struct b2b_btf_layout {
 	__u8 elem_sz;
 	__u16 flags;
 };
-
-/* The kinds this library knows: BTF_KIND_UNKN (0) to BTF_KIND_ENUM64 (19). */
-#define B2B_BTF_NR_KINDS	20
 
 /* The largest vlen libbpf (up to 1.7) holds: it reads 16 bits. The library
  * holds 24 (the model); only libbpf's view of a BTF and btf__dedup() cannot. */
@@ -102,34 +100,5 @@ int b2b_btf_check_kinds(const void *types, __u32 type_len, __u32 start_id,
  */
 int b2b_btf_write(const void *native, size_t size, const struct b2b_btf_format *fmt,
 		  void **out, size_t *out_size);
-
-/* 32-bit words of a type, struct btf_type included, from its info word
- * (native): 0 for a kind this library does not know. (Inline: the passes
- * call it for every type. A table, not a switch: kinds follow each other in
- * no order a branch predictor learns, and every walk of the types makes
- * this call once a type.) */
-static inline __u32 b2b_btf_type_words(__u32 info)
-{
-	/* by kind: the words of struct btf_type and what follows it, and the
-	 * words each of its vlen elements adds */
-	static const __u8 fixed[B2B_BTF_NR_KINDS] = {
-		[BTF_KIND_INT] = 4, [BTF_KIND_PTR] = 3, [BTF_KIND_ARRAY] = 6,
-		[BTF_KIND_STRUCT] = 3, [BTF_KIND_UNION] = 3, [BTF_KIND_ENUM] = 3,
-		[BTF_KIND_FWD] = 3, [BTF_KIND_TYPEDEF] = 3, [BTF_KIND_VOLATILE] = 3,
-		[BTF_KIND_CONST] = 3, [BTF_KIND_RESTRICT] = 3, [BTF_KIND_FUNC] = 3,
-		[BTF_KIND_FUNC_PROTO] = 3, [BTF_KIND_VAR] = 4, [BTF_KIND_DATASEC] = 3,
-		[BTF_KIND_FLOAT] = 3, [BTF_KIND_DECL_TAG] = 4, [BTF_KIND_TYPE_TAG] = 3,
-		[BTF_KIND_ENUM64] = 3,
-	};
-	static const __u8 per_elem[B2B_BTF_NR_KINDS] = {
-		[BTF_KIND_STRUCT] = 3, [BTF_KIND_UNION] = 3, [BTF_KIND_ENUM] = 2,
-		[BTF_KIND_FUNC_PROTO] = 2, [BTF_KIND_DATASEC] = 3, [BTF_KIND_ENUM64] = 3,
-	};
-	__u32 kind = b2b_info_kind(info);
-
-	if (kind >= B2B_BTF_NR_KINDS)
-		return 0;
-	return fixed[kind] + per_elem[kind] * b2b_info_vlen(info);
-}
 
 #endif /* BTF2BTF_BTF_FORMAT_H */

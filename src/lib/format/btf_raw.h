@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What the post-passes (dedup, sort, distill) share beyond the model they
- * read (btf_model.h): every 32-bit word of a type classified (name offset,
- * type id, plain value) so that hashing, comparing and renumbering are
- * written once for every kind; their output (new bytes and an id map); the
- * string tables and buffers they write.
+ * read (btf_model.h): renumbering and a word's class by the table of kinds
+ * (btf_kinds.h); their output (new bytes and an id map); the string tables
+ * and buffers they write.
  */
 #ifndef BTF2BTF_BTF_RAW_H
 #define BTF2BTF_BTF_RAW_H
@@ -15,82 +14,33 @@
 
 #include "format/btf_model.h"
 
-enum b2b_word { B2B_W_PLAIN, B2B_W_STR, B2B_W_REF };
-
 /* Renumber the type ids in the words w of a type: id -> map[id] for ids
- * below nr (what word class B2B_W_REF marks, walked per kind). */
+ * below nr. */
 static inline void b2b_type_remap(__u32 *w, const __u32 *map, __u32 nr)
 {
-	const struct btf_type *t = (const struct btf_type *)w;
-	__u32 vlen = b2b_vlen(t), i;
+	struct b2b_fields it = b2b_fields((const struct btf_type *)w, B2B_W_REF);
 
-#define REMAP(x) do { if ((x) < nr) (x) = map[(x)]; } while (0)
-	switch (b2b_kind(t)) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
-	case BTF_KIND_TYPE_TAG:
-		REMAP(w[2]);
-		break;
-	case BTF_KIND_ARRAY:
-		REMAP(w[3]);
-		REMAP(w[4]);
-		break;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		for (i = 0; i < vlen; i++)
-			REMAP(w[3 + 3 * i + 1]);
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		REMAP(w[2]);
-		for (i = 0; i < vlen; i++)
-			REMAP(w[3 + 2 * i + 1]);
-		break;
-	case BTF_KIND_DATASEC:
-		for (i = 0; i < vlen; i++)
-			REMAP(w[3 + 3 * i]);
-		break;
-	default:
-		break;
-	}
-#undef REMAP
+	for (__u32 i; b2b_fields_next(&it, &i); )
+		if (w[i] < nr)
+			w[i] = map[w[i]];
 }
 
-/* What word i (< b2b_type_words()) of a type of this kind holds. */
-static inline enum b2b_word b2b_word_class(__u16 kind, __u32 i)
+/* What word i (< b2b_type_words()) of a type of this kind holds (one word;
+ * a walk of them all: b2b_words()). */
+static inline enum b2b_word b2b_word_class(__u32 kind, __u32 i)
 {
-	if (i == 0)
-		return B2B_W_STR;
-	if (i == 1)
-		return B2B_W_PLAIN;
-	if (i == 2) {
-		switch (kind) {
-		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
-		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
-		case BTF_KIND_FUNC_PROTO: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
-		case BTF_KIND_TYPE_TAG:
-			return B2B_W_REF;
-		default:
-			return B2B_W_PLAIN;
-		}
-	}
-	i -= 3;
-	switch (kind) {
-	case BTF_KIND_ARRAY:
-		return i < 2 ? B2B_W_REF : B2B_W_PLAIN;
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		return i % 3 == 0 ? B2B_W_STR : i % 3 == 1 ? B2B_W_REF : B2B_W_PLAIN;
-	case BTF_KIND_ENUM:
-		return i % 2 == 0 ? B2B_W_STR : B2B_W_PLAIN;
-	case BTF_KIND_ENUM64:
-		return i % 3 == 0 ? B2B_W_STR : B2B_W_PLAIN;
-	case BTF_KIND_FUNC_PROTO:
-		return i % 2 == 0 ? B2B_W_STR : B2B_W_REF;
-	case BTF_KIND_DATASEC:
-		return i % 3 == 0 ? B2B_W_REF : B2B_W_PLAIN;
-	default:
-		return B2B_W_PLAIN;
-	}
-}
+	const struct b2b_kind_layout *k = &b2b_kinds[kind];
+	__u32 ids = k->ids, strs = B2B_WORD(0);
 
+	if (i >= k->words) {
+		i -= k->words;
+		if (i >= k->elem_words)
+			i %= k->elem_words;
+		ids = k->elem_ids;
+		strs = k->elem_strs;
+	}
+	return ids >> i & 1 ? B2B_W_REF : strs >> i & 1 ? B2B_W_STR : B2B_W_PLAIN;
+}
 
 /*
  * The output of a pass: raw native-endian BTF (malloc'd) and, for every id

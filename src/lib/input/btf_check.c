@@ -11,6 +11,7 @@
 #include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <linux/btf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,140 +59,125 @@ static const char *name_of(const struct view *v, __u32 off)
 }
 
 /*
- * Most of a kernel's words are members and parameters, all of them fine:
- * one pass over them without a branch a field (an OR of the two range
- * checks); check_type() looks for the first bad one, for its message, only
- * when this pass says there is one. Both kinds of element start with a
- * name offset and a type id (struct btf_member: 3 words, btf_param: 2).
+ * Every type id and name offset of t, a type of kind k, in range: one OR a
+ * word, no branch (most of a kernel's words are members and parameters,
+ * all of them fine; check_type() looks for the first bad one, for its
+ * message, only when this says there is one). Inline with k constant
+ * (types_ok() has a case a kind): each kind's check is compiled from its
+ * row of the table, its masks unrolled.
  */
-static bool elems_ok(const struct view *v, const void *elems, __u32 n, __u32 words)
+static inline __attribute__((always_inline)) bool
+layout_ok(const struct btf_type *t, const struct b2b_kind_layout *k, __u32 cnt, __u64 str_end)
 {
-	const __u32 *w = elems;
-	__u32 bad = 0;
+	const __u32 *w = (const __u32 *)t, *e = w + k->words;
+	__u32 bad = w[0] >= str_end;
 
-	for (__u32 i = 0; i < n; i++, w += words)
-		bad |= (w[1] >= v->cnt) | (w[0] >= v->str_end);
+	for (__u32 m = k->ids; m; m &= m - 1)
+		bad |= w[__builtin_ctz(m)] >= cnt;
+	for (__u32 i = 0, n = k->elem_words ? b2b_vlen(t) : 0; i < n; i++, e += k->elem_words) {
+		for (__u32 m = k->elem_ids; m; m &= m - 1)
+			bad |= e[__builtin_ctz(m)] >= cnt;
+		for (__u32 m = k->elem_strs; m; m &= m - 1)
+			bad |= e[__builtin_ctz(m)] >= str_end;
+	}
 	return !bad;
 }
 
-/* t of id id; for a FUNC, proto is its type, looked up already */
+/* What the type-id word i of a type of this kind names, for a message. */
+static const char *ref_name(__u32 kind, __u32 i)
+{
+	switch (kind) {
+	case BTF_KIND_ARRAY:
+		return i == 3 ? "element type" : "index type";
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return "member type";
+	case BTF_KIND_FUNC_PROTO:
+		return i == 2 ? "return type" : "parameter type";
+	case BTF_KIND_DATASEC:
+		return "variable";
+	case BTF_KIND_FUNC:
+		return "prototype";
+	case BTF_KIND_DECL_TAG:
+		return "tagged type";
+	default:
+		return "type";
+	}
+}
+
+/* What an element of a type of this kind is, for a message. */
+static const char *elem_name(__u32 kind)
+{
+	switch (kind) {
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		return "member";
+	case BTF_KIND_FUNC_PROTO:
+		return "parameter";
+	default:
+		return "value";
+	}
+}
+
+/* A decl tag's component, in range of what it tags. */
+static int check_decl_tag(const struct view *v, __u32 id, const struct btf_type *t,
+			  const char *what, const struct b2b_log *log)
+{
+	const struct btf_type *target;
+	int idx = btf_decl_tag(t)->component_idx;
+	__u32 n;
+
+	if (!t->type)
+		return bad_ref(log, what, id, "tagged type", t->type, v->cnt);
+	target = type_by_id(v, t->type);
+	if (idx < -1)
+		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
+	if (idx < 0)
+		return 0;
+	n = b2b_vlen(target);
+	if (b2b_is_func(target)) {
+		const struct btf_type *p = type_by_id(v, target->type);
+
+		n = p && b2b_is_func_proto(p) ? b2b_vlen(p) : 0;
+	} else if (!b2b_is_composite(target)) {
+		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
+				 what, id, idx);
+	}
+	if ((__u32)idx >= n)
+		return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d out of range (%u components)",
+				 what, id, idx, n);
+	return 0;
+}
+
+/* t of id id; for a FUNC, proto is its type, looked up already. The type
+ * ids, then the name offsets, by the table of kinds; then what a FUNC and
+ * a decl tag must be. */
 static int check_type(const struct view *v, __u32 id, const struct btf_type *t,
 		      const struct btf_type *proto, const char *what, const struct b2b_log *log)
 {
-	__u32 cnt = v->cnt;
-	__u32 vlen = b2b_vlen(t);
+	const struct b2b_kind_layout *k = &b2b_kinds[b2b_kind(t)];
+	struct b2b_fields ids = b2b_fields(t, B2B_W_REF), strs = b2b_fields(t, B2B_W_STR);
+	const __u32 *w = (const __u32 *)t;
+	__u32 kind = b2b_kind(t);
 
 	if (!name_ok(v, t->name_off))
 		return b2b_errno(log, -EINVAL, "%s: type [%u] has an invalid name offset %u",
 				 what, id, t->name_off);
-
-	switch (b2b_kind(t)) {
-	case BTF_KIND_PTR:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_VAR:
-		if (!id_ok(t->type, cnt))
-			return bad_ref(log, what, id, "type", t->type, cnt);
-		break;
-	case BTF_KIND_ARRAY: {
-		const struct btf_array *a = btf_array(t);
-
-		if (!id_ok(a->type, cnt))
-			return bad_ref(log, what, id, "element type", a->type, cnt);
-		if (!id_ok(a->index_type, cnt))
-			return bad_ref(log, what, id, "index type", a->index_type, cnt);
-		break;
-	}
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION: {
-		const struct btf_member *m = btf_members(t);
-
-		if (elems_ok(v, m, vlen, 3))
-			break;
-		for (__u32 i = 0; i < vlen; i++, m++) {
-			if (!id_ok(m->type, cnt))
-				return bad_ref(log, what, id, "member type", m->type, cnt);
-			if (!name_ok(v, m->name_off))
-				return b2b_errno(log, -EINVAL, "%s: type [%u] member %u has an invalid name offset",
-						 what, id, i);
-		}
-		break;
-	}
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-		for (__u32 i = 0; i < vlen; i++) {
-			__u32 off = b2b_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
-
-			if (!name_ok(v, off))
-				return b2b_errno(log, -EINVAL, "%s: type [%u] value %u has an invalid name offset",
-						 what, id, i);
-		}
-		break;
-	case BTF_KIND_FUNC: {
-		const struct btf_type *p = proto;
-
-		if (!id_ok(t->type, cnt))
-			return bad_ref(log, what, id, "prototype", t->type, cnt);
-		if (!p || !b2b_is_func_proto(p))
+	for (__u32 i; b2b_fields_next(&ids, &i); )
+		if (!id_ok(w[i], v->cnt))
+			return bad_ref(log, what, id, ref_name(kind, i), w[i], v->cnt);
+	for (__u32 i; b2b_fields_next(&strs, &i); )
+		if (!name_ok(v, w[i]))
+			return b2b_errno(log, -EINVAL, "%s: type [%u] %s %u has an invalid name offset",
+					 what, id, elem_name(kind), (i - k->words) / k->elem_words);
+	switch (kind) {
+	case BTF_KIND_FUNC:
+		if (!proto || !b2b_is_func_proto(proto))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] '%s' points to type %u, which is not a FUNC_PROTO",
 					 what, id, name_of(v, t->name_off), t->type);
 		if (!t->name_off || !*name_of(v, t->name_off))
 			return b2b_errno(log, -EINVAL, "%s: FUNC [%u] has no name", what, id);
 		break;
-	}
-	case BTF_KIND_FUNC_PROTO: {
-		const struct btf_param *p = btf_params(t);
-
-		if (!id_ok(t->type, cnt))
-			return bad_ref(log, what, id, "return type", t->type, cnt);
-		if (elems_ok(v, p, vlen, 2))
-			break;
-		for (__u32 i = 0; i < vlen; i++, p++) {
-			if (!id_ok(p->type, cnt))
-				return bad_ref(log, what, id, "parameter type", p->type, cnt);
-			if (!name_ok(v, p->name_off))
-				return b2b_errno(log, -EINVAL, "%s: type [%u] parameter %u has an invalid name offset",
-						 what, id, i);
-		}
-		break;
-	}
-	case BTF_KIND_DATASEC: {
-		const struct btf_var_secinfo *sec = btf_var_secinfos(t);
-
-		for (__u32 i = 0; i < vlen; i++, sec++)
-			if (!id_ok(sec->type, cnt))
-				return bad_ref(log, what, id, "variable", sec->type, cnt);
-		break;
-	}
-	case BTF_KIND_DECL_TAG: {
-		const struct btf_type *target;
-		int idx = btf_decl_tag(t)->component_idx;
-
-		if (!id_ok(t->type, cnt) || !t->type)
-			return bad_ref(log, what, id, "tagged type", t->type, cnt);
-		target = type_by_id(v, t->type);
-		if (idx < -1)
-			return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d", what, id, idx);
-		if (idx >= 0) {
-			__u32 n = b2b_vlen(target);
-
-			if (b2b_is_func(target)) {
-				const struct btf_type *p = type_by_id(v, target->type);
-
-				n = p && b2b_is_func_proto(p) ? b2b_vlen(p) : 0;
-			} else if (!b2b_is_composite(target)) {
-				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] has component_idx %d on a type without components",
-						 what, id, idx);
-			}
-			if ((__u32)idx >= n)
-				return b2b_errno(log, -EINVAL, "%s: DECL_TAG [%u] component_idx %d out of range (%u components)",
-						 what, id, idx, n);
-		}
-		break;
-	}
+	case BTF_KIND_DECL_TAG:
+		return check_decl_tag(v, id, t, what, log);
 	default:
 		break;
 	}
@@ -282,8 +268,8 @@ static bool funcs_ok(struct func_ring *r, __u32 keep)
 
 /*
  * check_types()' verdict, without its messages, in one walk that reads each
- * type's words in order: names and type ids in range (members and
- * parameters in one OR), a FUNC's FUNC_PROTO and name once it is AHEAD
+ * type's words in order: names and type ids in range by the table of kinds
+ * (the elements in one OR), a FUNC's FUNC_PROTO and name once it is AHEAD
  * FUNCs behind (far reads, started when it was met), a decl tag's
  * component as check_type() sees it. check_types() runs only when this
  * finds something, to say what.
@@ -296,47 +282,24 @@ static bool types_ok(const struct view *v, __u32 start)
 
 	for (__u32 id = start; id < cnt && !bad; id++) {
 		const struct btf_type *t = b2b_btf_own_type(btf, id);
-		const __u32 *w = (const __u32 *)t;
-		__u32 vlen = b2b_vlen(t);
 
-		bad |= !name_ok(v, t->name_off);
 		switch (b2b_kind(t)) {
-		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
-		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_VAR:
-			bad |= !id_ok(t->type, cnt);
+		/* a case a kind, its layout checked, then what the kind must be:
+		 * a FUNC's FUNC_PROTO and name (queued), a decl tag's component */
+#define KIND_OK(kind, ...)									\
+		case BTF_KIND_##kind:								\
+			bad |= !layout_ok(t, &b2b_kinds[BTF_KIND_##kind], cnt, v->str_end);	\
+			if (BTF_KIND_##kind == BTF_KIND_FUNC && !bad) {				\
+				queue_func(&r, v, t);						\
+				bad |= !funcs_ok(&r, AHEAD - 1);				\
+			}									\
+			if (BTF_KIND_##kind == BTF_KIND_DECL_TAG && !bad)			\
+				bad |= check_decl_tag(v, id, t, "", NULL) != 0;			\
 			break;
-		case BTF_KIND_FUNC:
-			bad |= !id_ok(t->type, cnt);	/* its name: tested above */
-			if (!bad) {
-				queue_func(&r, v, t);
-				bad |= !funcs_ok(&r, AHEAD - 1);
-			}
-			break;
-		case BTF_KIND_DECL_TAG:
-			bad |= check_type(v, id, t, NULL, "", NULL) != 0;
-			break;
-		case BTF_KIND_ARRAY:
-			bad |= !id_ok(w[3], cnt) || !id_ok(w[4], cnt);
-			break;
-		case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-			bad |= !elems_ok(v, w + 3, vlen, 3);
-			break;
-		case BTF_KIND_FUNC_PROTO:
-			bad |= !id_ok(t->type, cnt) || !elems_ok(v, w + 3, vlen, 2);
-			break;
-		case BTF_KIND_ENUM: case BTF_KIND_ENUM64: {
-			__u32 step = b2b_is_enum(t) ? 2 : 3;
-
-			for (__u32 i = 0; i < vlen; i++)
-				bad |= !name_ok(v, w[3 + step * i]);
-			break;
-		}
-		case BTF_KIND_DATASEC:
-			for (__u32 i = 0; i < vlen; i++)
-				bad |= !id_ok(w[3 + 3 * i], cnt);
-			break;
+		B2B_KINDS(KIND_OK, B2B_WORD)
+#undef KIND_OK
 		default:
-			break;
+			break;	/* none: the model's index refuses other kinds */
 		}
 	}
 	return !bad && funcs_ok(&r, 0);

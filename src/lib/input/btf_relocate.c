@@ -307,12 +307,10 @@ static int map_distilled(struct relocate *r)
 /* Ids and name offsets of split type words w, onto the base. */
 static int rewrite_type(struct relocate *r, __u32 *w)
 {
-	const struct btf_type *t = (const struct btf_type *)w;
-	__u32 words = b2b_type_words(t);
-	__u16 kind = b2b_kind(t);
+	for (struct b2b_words it = b2b_words((const struct btf_type *)w, 0); b2b_words_next(&it); ) {
+		__u32 i = it.i;
 
-	for (__u32 i = 0; i < words; i++) {
-		switch (b2b_word_class(kind, i)) {
+		switch (it.cls) {
 		case B2B_W_REF:
 			if (w[i] >= r->nr)
 				return -EINVAL;	/* parsed and checked already */

@@ -81,9 +81,13 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 		memcpy(dst, t, words * 4);
 		if (d->state[id] != CLEAN)
 			b2b_type_remap(dst, compact, d->cnt);
-		for (__u32 i = 0; d->fold && i < words; i++)
-			if (b2b_word_class(b2b_kind(t), i) == B2B_W_STR && dst[i] >= base_end)
-				dst[i] = d->str_map[dst[i] - base_end];
+		if (d->fold) {
+			struct b2b_fields strs = b2b_fields(t, B2B_W_STR);
+
+			for (__u32 i; b2b_fields_next(&strs, &i); )
+				if (dst[i] >= base_end)
+					dst[i] = d->str_map[dst[i] - base_end];
+		}
 		pos += words * 4;
 	}
 	if (d->fold) {

@@ -75,11 +75,12 @@ static int fold_strings(struct dedup *d)
 	for (__u32 id = d->r.start_id; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
 		const __u32 *w = (const __u32 *)t;
+		struct b2b_fields strs = b2b_fields(t, B2B_W_STR);
 
-		for (__u32 i = 0; i < b2b_type_words(t); i++) {
+		for (__u32 i; b2b_fields_next(&strs, &i); ) {
 			struct str_slot *slot;
 
-			if (b2b_word_class(b2b_kind(t), i) != B2B_W_STR || w[i] < base_end)
+			if (w[i] < base_end)
 				continue;
 			slot = str_slot(tab, slots - 1, d, d->r.strs + w[i] - base_end);
 			if (!slot->off) {
@@ -102,13 +103,14 @@ static int fold_strings(struct dedup *d)
 	for (__u32 id = d->r.start_id; id < d->cnt && !err; id++) {
 		const struct btf_type *t = type_of(d, id);
 		const __u32 *w = (const __u32 *)t;
+		struct b2b_fields strs = b2b_fields(t, B2B_W_STR);
 
-		for (__u32 i = 0; i < b2b_type_words(t) && !err; i++) {
+		for (__u32 i; !err && b2b_fields_next(&strs, &i); ) {
 			const char *str = d->r.strs + w[i] - base_end;
 			struct str_slot *slot;
 			size_t len;
 
-			if (b2b_word_class(b2b_kind(t), i) != B2B_W_STR || w[i] < base_end)
+			if (w[i] < base_end)
 				continue;
 			slot = str_slot(tab, slots - 1, d, str);
 			d->str_map[w[i] - base_end] = slot->to;
@@ -578,7 +580,7 @@ static int fold_ref(struct dedup *d, __u32 id, __u32 depth)
 {
 	const struct btf_type *t = type_of(d, id);
 	const __u32 *w = (const __u32 *)t;
-	__u32 kind = b2b_kind(t), other;
+	__u32 kind = b2b_kind(t), other, i;
 	int err;
 
 	if (d->map[id] == FOLD_BUSY)
@@ -597,9 +599,7 @@ static int fold_ref(struct dedup *d, __u32 id, __u32 depth)
 		return 1;	/* libbpf: -EINVAL */
 	}
 	d->map[id] = FOLD_BUSY;
-	for (__u32 i = 2; i < b2b_type_words(t); i++) {
-		if (b2b_word_class(kind, i) != B2B_W_REF)
-			continue;
+	for (struct b2b_fields ids = b2b_fields(t, B2B_W_REF); b2b_fields_next(&ids, &i); ) {
 		err = fold_ref(d, w[i], depth + 1);
 		if (err)
 			return err;

@@ -38,21 +38,20 @@ static bool hash_matched_kind(__u16 kind)
 static __u32 hash_type(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t), h = 2166136261u;
-	__u16 kind = b2b_kind(t);
+	__u32 h = 2166136261u;
 	const char *str;
 
-	for (__u32 i = 0; i < words; i++) {
-		switch (b2b_word_class(kind, i)) {
+	for (struct b2b_words it = b2b_words(t, 0); b2b_words_next(&it); ) {
+		switch (it.cls) {
 		case B2B_W_STR:
-			str = b2b_btf_str(&d->r, w[i]) ?: "";
+			str = b2b_btf_str(&d->r, w[it.i]) ?: "";
 			h = (h ^ b2b_hash_str(str, strlen(str))) * 16777619u;
 			break;
 		case B2B_W_REF:
-			h = (h ^ d->map[w[i]]) * 16777619u;
+			h = (h ^ d->map[w[it.i]]) * 16777619u;
 			break;
 		default:
-			h = (h ^ w[i]) * 16777619u;
+			h = (h ^ w[it.i]) * 16777619u;
 		}
 	}
 	return h;
@@ -88,19 +87,18 @@ static __u32 base_key(const struct dedup *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
 	const char *name = b2b_btf_name(&d->r, t);
-	__u32 words = b2b_type_words(t), n = 0;
+	__u32 n = 0;
 	__u32 h = (w[1] ^ b2b_hash_str(name, strlen(name))) * 0x9e3779b1u;
-	__u16 kind = b2b_kind(t);
 
-	for (__u32 i = 2; i < words && n < KEY_WORDS; i++) {
-		switch (b2b_word_class(kind, i)) {
+	for (struct b2b_words it = b2b_words(t, 2); n < KEY_WORDS && b2b_words_next(&it); ) {
+		switch (it.cls) {
 		case B2B_W_STR:
 			continue;
 		case B2B_W_REF:
-			h = (h ^ d->map[w[i]]) * 16777619u;
+			h = (h ^ d->map[w[it.i]]) * 16777619u;
 			break;
 		default:
-			h = (h ^ w[i]) * 16777619u;
+			h = (h ^ w[it.i]) * 16777619u;
 		}
 		n++;
 	}
@@ -110,13 +108,13 @@ static __u32 base_key(const struct dedup *d, const struct btf_type *t)
 bool b2b_dedup_equal(const struct dedup *d, const struct btf_type *a, const struct btf_type *b)
 {
 	const __u32 *wa = (const __u32 *)a, *wb = (const __u32 *)b;
-	__u32 words = b2b_type_words(a);
-	__u16 kind = b2b_kind(a);
 
-	if (a->info != b->info || words != b2b_type_words(b))
-		return false;
-	for (__u32 i = 0; i < words; i++) {
-		switch (b2b_word_class(kind, i)) {
+	if (a->info != b->info)
+		return false;	/* (the same info: the same words) */
+	for (struct b2b_words it = b2b_words(a, 0); b2b_words_next(&it); ) {
+		__u32 i = it.i;
+
+		switch (it.cls) {
 		case B2B_W_STR:
 			if (d->fold ? canon_str(d, wa[i]) != canon_str(d, wb[i])
 				    : wa[i] != wb[i] && strcmp(b2b_btf_str(&d->r, wa[i]) ?: "",
@@ -140,15 +138,11 @@ bool b2b_dedup_equal(const struct dedup *d, const struct btf_type *a, const stru
 static bool refs_any_in(const struct btf_type *t, const __u32 *map, __u32 lo, __u32 hi)
 {
 	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t);
-	__u32 kind = b2b_kind(t);
+	struct b2b_fields ids = b2b_fields(t, B2B_W_REF);
 
-	for (__u32 i = 2; i < words; i++) {
-		__u32 id;
+	for (__u32 i; b2b_fields_next(&ids, &i); ) {
+		__u32 id = map ? map[w[i]] : w[i];
 
-		if (b2b_word_class(kind, i) != B2B_W_REF)
-			continue;
-		id = map ? map[w[i]] : w[i];
 		if (id >= lo && id < hi)
 			return true;
 	}
@@ -575,8 +569,7 @@ static int resolve(struct dedup *d, __u32 id)
 {
 	const struct btf_type *t = type_of(d, id);
 	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t);
-	__u16 kind = b2b_kind(t);
+	struct b2b_fields ids = b2b_fields(t, B2B_W_REF);
 	__u32 other;
 	int err;
 
@@ -585,9 +578,8 @@ static int resolve(struct dedup *d, __u32 id)
 	if (d->state[id] == BUSY)
 		return 1;	/* a loop of reference types */
 	d->state[id] = BUSY;
-	for (__u32 i = 2; i < words; i++) {
-		if (b2b_word_class(kind, i) == B2B_W_REF && w[i] < d->cnt &&
-		    d->state[w[i]] != CLEAN) {
+	for (__u32 i; b2b_fields_next(&ids, &i); ) {
+		if (w[i] < d->cnt && d->state[w[i]] != CLEAN) {
 			int r = resolve(d, w[i]);
 
 			if (r)

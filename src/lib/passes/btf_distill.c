@@ -31,15 +31,14 @@ struct distill {
 static int mark_refs(struct distill *d, const struct btf_type *t)
 {
 	const __u32 *w = (const __u32 *)t;
-	__u32 words = b2b_type_words(t);
-	__u16 kind = b2b_kind(t);
+	struct b2b_fields ids = b2b_fields(t, B2B_W_REF);
 
-	for (__u32 i = 2; i < words; i++) {
+	for (__u32 i; b2b_fields_next(&ids, &i); ) {
 		const struct btf_type *bt;
 		__u32 id = w[i];
 		int err;
 
-		if (b2b_word_class(kind, i) != B2B_W_REF || !id || id >= d->start || d->id_map[id])
+		if (!id || id >= d->start || d->id_map[id])
 			continue;
 		bt = b2b_btf_type_by_id(&d->r, id);
 		switch (b2b_kind(bt)) {
@@ -85,24 +84,20 @@ static int append(char **buf, size_t *len, size_t *cap, const void *p, size_t si
 /* Copy type t into the split BTF, names re-added (ids fixed up later). */
 static int copy_to_split(struct distill *d, const struct btf_type *t)
 {
-	__u32 words = b2b_type_words(t), *w;
-	__u16 kind = b2b_kind(t);
-	size_t at = d->split_len;
+	struct b2b_fields strs = b2b_fields(t, B2B_W_STR);
+	__u32 *w;
 	int err;
 
-	err = append(&d->split_types, &d->split_len, &d->split_cap, t, words * 4);
+	err = append(&d->split_types, &d->split_len, &d->split_cap, t, b2b_type_words(t) * 4);
 	if (err)
 		return err;
-	for (__u32 i = 0; i < words; i++) {
-		long off;
+	w = (__u32 *)(d->split_types + d->split_len) - b2b_type_words(t);
+	for (__u32 i; b2b_fields_next(&strs, &i); ) {
+		long off = b2b_strtab_add(&d->split_strs, b2b_btf_str(&d->r, w[i]) ?: "");
 
-		w = (__u32 *)(d->split_types + at);	/* the buffer may move */
-		if (b2b_word_class(kind, i) != B2B_W_STR)
-			continue;
-		off = b2b_strtab_add(&d->split_strs, b2b_btf_str(&d->r, w[i]) ?: "");
 		if (off < 0)
 			return (int)off;
-		((__u32 *)(d->split_types + at))[i] = (__u32)off;
+		w[i] = (__u32)off;
 	}
 	d->split_cnt++;
 	return 0;
@@ -206,18 +201,15 @@ int b2b_distill_base(const void *data, size_t size, const struct b2b_btf *base,
 	diff = d.start - d.base_cnt;
 	while (pos < d.split_len) {
 		__u32 *w = (__u32 *)(d.split_types + pos);
-		__u32 words = b2b_type_words((const struct btf_type *)w);
-		__u16 kind = b2b_kind((const struct btf_type *)w);
+		struct b2b_fields ids = b2b_fields((const struct btf_type *)w, B2B_W_REF);
 
-		for (__u32 i = 2; i < words; i++) {
-			if (b2b_word_class(kind, i) != B2B_W_REF)
-				continue;
+		for (__u32 i; b2b_fields_next(&ids, &i); ) {
 			if (w[i] < d.start && d.id_map[w[i]])
 				w[i] = d.id_map[w[i]];
 			else if (w[i] >= d.start)
 				w[i] -= diff;
 		}
-		pos += words * 4;
+		pos += b2b_type_words((const struct btf_type *)w) * 4;
 	}
 	for (__u32 id = 0; id < cnt; id++)
 		map[id] = id < d.start ? d.id_map[id] : id - diff;
