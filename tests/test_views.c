@@ -168,12 +168,100 @@ static void test_header_coexists(void **state)
 	th_cleanup();
 }
 
+/* --dump prints the BTF as bpftool does: no note about kfunc sets it does
+ * not show (--kfuncs says it). */
+static void test_dump_no_kfunc_note(void **state)
+{
+	const char *raw = uapi_typedef_btf();
+	struct run r;
+
+	(void)state;
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--dump", raw, NULL });
+	assert_non_null(strstr(r.out, "FUNC 'bpf_views_k'"));
+	assert_string_equal(r.err, "");
+	th_run_free(&r);
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", raw, NULL });
+	assert_non_null(strstr(r.err, "note: "));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* "-" reads standard input where one file is read, as cat(1). */
+static void test_stdin_dash(void **state)
+{
+	const char *obj = th_fixture("basic.o");
+	const char *const views[] = { "--kfuncs", "--check", "--dump" };
+	struct run a, b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		run_status(&a, 0, (const char *[]){ "btf2btf", views[i], obj, NULL });
+		th_sh(&b, "%s %s - < %s", th_cli(), views[i], obj);
+		assert_int_equal(b.status, 0);
+		/* --check names the file on each line: "-" there */
+		if (!strcmp(views[i], "--check"))
+			assert_true(!strncmp(b.out, "-: warning: ", 12));
+		else
+			assert_string_equal(a.out, b.out);
+		th_run_free(&a);
+		th_run_free(&b);
+	}
+	/* a module on its base, the transform to a file */
+	th_sh(&a, "%s -q -B %s -o %s - < %s && %s -q -B %s -o %s %s && cmp %s %s", th_cli(),
+	      th_fixture("split.o"), th_path("a.btf"), th_fixture("split.o.ko"), th_cli(),
+	      th_fixture("split.o"), th_path("b.btf"), th_fixture("split.o.ko"), th_path("a.btf"),
+	      th_path("b.btf"));
+	if (a.status)
+		fail_msg("-B base -o FILE -: %s%s", a.out, a.err);
+	th_run_free(&a);
+	/* never rewritten in place; read once */
+	th_sh(&a, "%s - < %s", th_cli(), obj);
+	assert_int_equal(a.status, 2);
+	assert_non_null(strstr(a.err, "standard input cannot be rewritten in place"));
+	th_run_free(&a);
+	th_sh(&a, "%s --kfuncs - - < %s", th_cli(), obj);
+	assert_int_equal(a.status, 2);
+	assert_non_null(strstr(a.err, "standard input is given twice"));
+	th_run_free(&a);
+	th_cleanup();
+}
+
+/* --kfuncs over several objects: one table, one header, FILE first. */
+static void test_batch_one_table(void **state)
+{
+	const char *objs[] = { th_fixture("basic.o"), th_fixture("kfuncs.gcc.o"),
+			       th_fixture("split.o") };
+	unsigned int kfuncs = 0, rows = 0;
+	struct run r;
+	char *line, *save = NULL;
+
+	(void)state;
+	run_status(&r, 0, (const char *[]){ "btf2btf", "-q", "--kfuncs", objs[0], objs[1], objs[2],
+					    NULL });
+	for (line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "kfuncs: ", 8))
+			assert_int_equal(sscanf(line, "kfuncs: 3 objects, %u kfuncs", &kfuncs), 1);
+		else if (rows++)
+			assert_true(!strncmp(line, objs[0], strlen(objs[0])) ||
+				    !strncmp(line, objs[1], strlen(objs[1])) ||
+				    !strncmp(line, objs[2], strlen(objs[2])));
+		else
+			assert_true(!strncmp(line, "FILE ", 5));
+	}
+	assert_true(kfuncs > 0);
+	assert_int_equal(rows, kfuncs + 1);
+	th_run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_nonsense_refused),
 		cmocka_unit_test(test_wrong_base_named),
 		cmocka_unit_test(test_header_coexists),
+		cmocka_unit_test(test_dump_no_kfunc_note),
+		cmocka_unit_test(test_stdin_dash),
+		cmocka_unit_test(test_batch_one_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,17 +17,24 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inspect.h"
 #include "json.h"
 
 #define BATCH_JSON_VERSION 1
 
 static struct json doc;
 static bool batch;		/* several objects: records go into "objects" */
+static bool several;		/* several objects, text or JSON */
 static struct cli_tally tally;
 
 struct cli_tally *cli_tally(void)
 {
 	return &tally;
+}
+
+bool cli_batch(void)
+{
+	return several;
 }
 
 struct json *cli_json_record(void)
@@ -113,6 +120,7 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 		json_key(&doc, "objects");
 		json_start_array(&doc);
 	}
+	several = true;
 	for (int i = 0; i < nr; i++) {
 		int status;
 
@@ -120,9 +128,6 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 		o->errors = 0;
 		o->first_error[0] = 0;
 		tally.objects++;
-		/* a table does not name its object: a header does, as head(1)'s */
-		if (!strcmp(mode, "kfuncs") && !o->json)
-			printf("==> %s <==\n", paths[i]);
 		status = one(paths[i]);
 		if (status && o->errors) {	/* failed, not only found problems */
 			tally.failed++;
@@ -133,8 +138,6 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 				json_end_object(&doc);
 			}
 		}
-		if (!strcmp(mode, "kfuncs") && !o->json && i + 1 < nr)
-			putchar('\n');
 		fflush(stdout);	/* each object's line as it is done */
 		if (status > rc)
 			rc = status;
@@ -146,8 +149,12 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 		batch = false;
 		json_finish(&doc);
 	} else {
+		/* --kfuncs: one table for all, a FILE column naming each row's */
+		if (!strcmp(mode, "kfuncs"))
+			inspect_kfuncs_flush(true);
 		tally_text(mode);
 	}
+	several = false;
 	o->base_btf = NULL;
 	btf__free(base);
 	return rc;

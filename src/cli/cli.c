@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -197,6 +198,34 @@ static void quiet_log_cb(enum btf2btf_log_level level, const char *msg, void *ct
 	cli_log_cb(level, msg, ctx);
 }
 
+/* "-": standard input, read whole into *buf (freed by the caller). */
+static int read_stdin(void **buf, size_t *size)
+{
+	size_t cap = 0, len = 0, n;
+	char *data = NULL;
+
+	do {
+		if (len == cap) {
+			char *grown = realloc(data, cap = cap ? cap * 2 : 1 << 20);
+
+			if (!grown) {
+				free(data);
+				return -ENOMEM;
+			}
+			data = grown;
+		}
+		n = fread(data + len, 1, cap - len, stdin);
+		len += n;
+	} while (n);
+	if (ferror(stdin)) {
+		free(data);
+		return -EIO;
+	}
+	*buf = data;
+	*size = len;
+	return 0;
+}
+
 int cli_open(const char *path, unsigned int how, struct btf2btf **b)
 {
 	/* the macro zeroes the padding too: the library refuses non-zero
@@ -206,7 +235,22 @@ int cli_open(const char *path, unsigned int how, struct btf2btf **b)
 		     .log = how & CLI_OPEN_QUIET ? quiet_log_cb : cli_log_cb,
 		     .lenient = how & CLI_OPEN_LENIENT, .features = cli.features,
 		     .base_btf = cli.base_btf, .max_decompressed = cli.max_decompressed);
-	int err = btf2btf__open(path, &opts, b);
+	void *input = NULL;
+	size_t size = 0;
+	int err;
+
+	/* "-" as cat(1) takes it: the bytes of one object, copied by the library */
+	if (!strcmp(path, "-")) {
+		err = read_stdin(&input, &size);
+		if (err) {
+			cli_error("-: cannot read standard input: %s", strerror(-err));
+			return 1;
+		}
+		err = btf2btf__open_mem(input, size, path, &opts, b);
+		free(input);
+	} else {
+		err = btf2btf__open(path, &opts, b);
+	}
 
 	if (err)
 		return cli_fail_open(path, err);

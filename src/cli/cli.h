@@ -76,6 +76,8 @@ void cli_json_done(struct json *j);
  * status is the run's. mode names the mode in JSON ("transform", ...).
  */
 int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path));
+/* Whether cli_run_each() is running several objects. */
+bool cli_batch(void);
 /* How cli_open() opens. */
 enum {
 	CLI_OPEN_LENIENT = 1 << 0,	/* set8 conflicts do not fail the open

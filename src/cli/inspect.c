@@ -61,7 +61,7 @@ const char *inspect_object_note(const struct btf2btf *b, char *buf, size_t size)
 	return buf;
 }
 
-void inspect_note_problems(const struct btf2btf *b, const char *path, bool problems)
+void inspect_note_problems(const struct btf2btf *b, const char *path, unsigned int how)
 {
 	bool readable = inspect_sets_readable(b);
 	const char *note;
@@ -73,10 +73,10 @@ void inspect_note_problems(const struct btf2btf *b, const char *path, bool probl
 	for (size_t i = 0; i < btf2btf__problem_cnt(b); i++)
 		nr += inspect_problem_shown(btf2btf__problem(b, i), readable);
 	/* -v printed every warning */
-	if (problems && nr && !cli_opts()->verbose)
+	if ((how & INSPECT_NOTE_PROBLEMS) && nr && !cli_opts()->verbose)
 		fprintf(stderr, "btf2btf: warning: %s: %zu problem%s in the kfunc declarations "
 			"(--check lists them)\n", path, nr, nr == 1 ? "" : "s");
-	note = inspect_object_note(b, buf, sizeof(buf));
+	note = how & INSPECT_NOTE_OBJECT ? inspect_object_note(b, buf, sizeof(buf)) : NULL;
 	if (note)
 		fprintf(stderr, "btf2btf: note: %s: %s\n", path, note);
 }
@@ -198,40 +198,70 @@ static void actions_json(struct json *j, unsigned int actions)
 	json_end_array(j);
 }
 
-static void print_text(const struct krow *rows, size_t nr)
+/* --kfuncs' text table: one header over the rows of every object (with
+ * several, FILE first), the columns as wide as their widest cell. */
+enum { C_FILE, C_ID, C_NAME, C_FOUND, C_SETS, C_FLAGS, C_STATE, C_IMPL, C_PROTO, NR_COLS };
+
+static struct {
+	char *(*rows)[NR_COLS];	/* malloc'd cells */
+	size_t nr, cap;
+	bool failed;		/* out of memory: said once */
+} table;
+
+static void table_add(const char *file, const struct krow *r)
 {
-	static const char *const head[] = { "ID", "NAME", "FOUND", "SETS", "FLAGS", "STATE", "IMPL" };
-	size_t w[7];
+	const char *cells[NR_COLS] = { file, r->id_col, r->k->name, inspect_found_str(r->k->found_by),
+				       *r->k->sets ? r->k->sets : "-", r->flags, r->state,
+				       r->impl_col, r->proto };
+	char *(*row)[NR_COLS];
 
-	for (int c = 0; c < 7; c++)
-		w[c] = strlen(head[c]);
-	for (size_t i = 0; i < nr; i++) {
-		const struct krow *r = &rows[i];
-		const char *col[7] = { r->id_col, r->k->name, inspect_found_str(r->k->found_by),
-				       *r->k->sets ? r->k->sets : "-", r->flags,
-				       r->state, r->impl_col };
+	if (table.nr == table.cap) {
+		void *grown = realloc(table.rows, (table.cap = table.cap ? 2 * table.cap : 64) *
+					  sizeof(*table.rows));
 
-		for (int c = 0; c < 7; c++)
-			if (strlen(col[c]) > w[c])
-				w[c] = strlen(col[c]);
+		if (!grown) {
+			table.failed = true;
+			return;
+		}
+		table.rows = grown;
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", (int)w[0], head[0], (int)w[1],
-	       head[1], (int)w[2], head[2], (int)w[3], head[3], (int)w[4], head[4], (int)w[5],
-	       head[5], (int)w[6], head[6], "PROTOTYPE");
-	for (size_t i = 0; i < nr; i++) {
-		const struct krow *r = &rows[i];
-
-		printf("%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s", (int)w[0], r->id_col,
-		       (int)w[1], r->k->name, (int)w[2], inspect_found_str(r->k->found_by),
-		       (int)w[3], *r->k->sets ? r->k->sets : "-", (int)w[4],
-		       r->flags, (int)w[5], r->state, (int)w[6], r->impl_col,
-		       r->proto);
-		if (strcmp(r->proto, r->bpf_proto))
-			printf("  [BPF: %s]", r->bpf_proto);
-		putchar('\n');
-	}
+	row = &table.rows[table.nr++];
+	for (int c = 0; c < NR_COLS; c++)
+		(*row)[c] = strdup(cells[c]);
+	if (strcmp(r->proto, r->bpf_proto) &&
+	    asprintf(&(*row)[C_PROTO], "%s  [BPF: %s]", r->proto, r->bpf_proto) < 0)
+		(*row)[C_PROTO] = NULL;
+	for (int c = 0; c < NR_COLS; c++)
+		table.failed |= !(*row)[c];
 }
 
+void inspect_kfuncs_flush(bool with_file)
+{
+	static const char *const head[NR_COLS] = { "FILE", "ID", "NAME", "FOUND", "SETS", "FLAGS",
+						   "STATE", "IMPL", "PROTOTYPE" };
+	size_t w[NR_COLS];
+
+	if (table.failed)
+		cli_error("out of memory for the kfunc table");
+	for (int c = 0; c < NR_COLS; c++)
+		w[c] = strlen(head[c]);
+	for (size_t i = 0; i < table.nr && !table.failed; i++)
+		for (int c = 0; c < NR_COLS; c++)
+			if (strlen(table.rows[i][c]) > w[c])
+				w[c] = strlen(table.rows[i][c]);
+	for (size_t i = 0; !table.failed && i <= table.nr; i++) {
+		const char *const *cells = i ? (const char *const *)table.rows[i - 1] : head;
+
+		for (int c = with_file ? C_FILE : C_ID; c < C_PROTO; c++)
+			printf("%-*s  ", (int)w[c], cells[c]);
+		printf("%s\n", cells[C_PROTO]);
+	}
+	for (size_t i = 0; i < table.nr; i++)
+		for (int c = 0; c < NR_COLS; c++)
+			free(table.rows[i][c]);
+	free(table.rows);
+	memset(&table, 0, sizeof(table));
+}
 static void print_json(const struct btf2btf *b, const struct krow *rows, size_t nr,
 		       bool transformed)
 {
@@ -301,7 +331,7 @@ int cli_kfuncs(const char *path)
 	open_rc = cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b);
 	if (open_rc)
 		return open_rc;
-	inspect_note_problems(b, path, true);
+	inspect_note_problems(b, path, INSPECT_NOTE_PROBLEMS | INSPECT_NOTE_OBJECT);
 	if (o->transform) {
 		err = btf2btf__transform(b);
 		if (err) {
@@ -320,10 +350,15 @@ int cli_kfuncs(const char *path)
 	}
 	if (!err) {
 		cli_tally()->kfuncs += nr;
-		if (o->json)
+		if (o->json) {
 			print_json(b, rows, nr, o->transform);
-		else
-			print_text(rows, nr);
+		} else {
+			for (size_t i = 0; i < nr; i++)
+				table_add(path, &rows[i]);
+			/* several objects: one table, printed by cli_run_each() */
+			if (!cli_batch())
+				inspect_kfuncs_flush(false);
+		}
 	}
 	for (size_t i = 0; rows && i < nr; i++) {
 		free(rows[i].flags);

@@ -12,10 +12,15 @@ struct json;
 
 /*
  * For the views (--dump, --kfuncs), opened with quiet_warnings: one line
- * saying how many problems the plan has (with problems: --check lists
- * them; -v printed them), and what cannot be seen without set8s.
+ * saying how many problems the plan has (INSPECT_NOTE_PROBLEMS: --check
+ * lists them; -v printed them), and what cannot be seen of the kfuncs
+ * without set8s (INSPECT_NOTE_OBJECT: not for --dump, which shows none).
  */
-void inspect_note_problems(const struct btf2btf *b, const char *path, bool problems);
+enum { INSPECT_NOTE_PROBLEMS = 1, INSPECT_NOTE_OBJECT = 2 };
+/* Print --kfuncs' text table of the objects so far (with_file: a FILE
+ * column, for several) and empty it. */
+void inspect_kfuncs_flush(bool with_file);
+void inspect_note_problems(const struct btf2btf *b, const char *path, unsigned int how);
 /*
  * Whether a problem is reported: without set8s (set8s false) every kfunc
  * with a decl tag would be "tag-not-in-set", which says nothing there.

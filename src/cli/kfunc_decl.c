@@ -533,7 +533,7 @@ int cli_kfunc_decls(const char *path)
 	open_rc = cli_open(path, CLI_OPEN_QUIET, &b);
 	if (open_rc)
 		return open_rc;
-	inspect_note_problems(b, path, true);
+	inspect_note_problems(b, path, INSPECT_NOTE_PROBLEMS | INSPECT_NOTE_OBJECT);
 	err = btf2btf__transform(b);
 	if (err) {
 		btf2btf__close(b);

@@ -43,7 +43,7 @@ int kside_load(struct kside *s, const char *path, bool as_is)
 	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &s->b))
 		return 1;
 	/* without set8s the flags are unseen: said, as --kfuncs says it */
-	inspect_note_problems(s->b, path, false);
+	inspect_note_problems(s->b, path, INSPECT_NOTE_OBJECT);
 	s->set8s = btf2btf__set8_entry_cnt(s->b) > 0;
 	btf = btf2btf__btf(s->b);
 	s->nr = btf2btf__kfunc_cnt(s->b);

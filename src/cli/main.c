@@ -312,7 +312,8 @@ static int run_dump(const char *path)
 	open_rc = cli_open(path, (o->transform ? 0 : CLI_OPEN_LENIENT) | CLI_OPEN_QUIET, &b);
 	if (open_rc)
 		return open_rc;
-	inspect_note_problems(b, path, true);
+	/* the BTF as bpftool prints it: no word on kfunc sets it does not show */
+	inspect_note_problems(b, path, INSPECT_NOTE_PROBLEMS);
 	if (o->transform)
 		err = btf2btf__transform(b);
 	if (err) {
@@ -508,6 +509,19 @@ static int run(int mode, int argc, char **argv)
 	const struct cli_opts *o = cli_opts();
 	int nr;
 
+	/* "-": standard input, read once, and never rewritten in place */
+	for (int i = optind, seen = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-"))
+			continue;
+		if (seen++) {
+			cli_error("-: standard input is given twice: it can be read once");
+			return 2;
+		}
+		if (mode == 0 && !o->output && !o->dry_run) {
+			cli_error("-: standard input cannot be rewritten in place: give -o FILE (or -n)");
+			return 2;
+		}
+	}
 	/* -B X X (easy to type as -B vmlinux vmlinux *.ko): nonsense, said */
 	for (int i = optind; i < argc; i++)
 		if (cli_check_not_own_base(argv[i], o->base_path))
