@@ -32,7 +32,17 @@ cat > "$work/test_killed" <<'T'
 echo '[ RUN      ] test_crash'
 kill -SEGV $$
 T
-chmod +x "$work/test_pass" "$work/test_fail" "$work/test_slow" "$work/test_killed"
+cat > "$work/test_skip" <<'T'
+#!/bin/sh
+echo '[ RUN      ] test_needs_sys'
+echo 'SKIP: no /sys/kernel/btf/vmlinux'
+echo '[  SKIPPED ] test_needs_sys'
+echo '[==========] 3 test(s) run.'
+echo '[  PASSED  ] 2 test(s).'
+echo '[  SKIPPED ] 1 test(s), listed below:'
+echo '[  SKIPPED ] test_needs_sys'
+T
+chmod +x "$work/test_pass" "$work/test_fail" "$work/test_slow" "$work/test_killed" "$work/test_skip"
 
 out=$("$here/run-tests.sh" "$work/test_pass") || fail "a passing program failed the run: $out"
 [ "$out" = "$(printf '  test_pass: 2 tests passed\ncheck: 2 tests, 0 failed')" ] ||
@@ -48,4 +58,13 @@ out=$(TEST_JOBS=2 "$here/run-tests.sh" "$work/test_slow" "$work/test_pass") ||
 	fail "programs run side by side are not reported in the order given; got: $out"
 out=$("$here/run-tests.sh" "$work/test_killed" "$work/test_pass") && fail "a program killed by a signal passed the run"
 printf '%s\n' "$out" | grep -q '^FAILED: test_killed (exit 139)$' || fail "the killed program is not named with its status: $out"
+# a skip: counted, named by its reason; with BTF2BTF_NO_SKIP a failure
+out=$(BTF2BTF_NO_SKIP= "$here/run-tests.sh" "$work/test_skip" "$work/test_pass") ||
+	fail "a skipped test failed the run: $out"
+printf '%s\n' "$out" | grep -q '^  test_skip: 2 tests passed, 1 skipped (1 no /sys/kernel/btf/vmlinux)$' ||
+	fail "the program's skip is not counted with its reason: $out"
+printf '%s\n' "$out" | grep -q '^check: 5 tests, 0 failed, 1 skipped: no /sys/kernel/btf/vmlinux$' ||
+	fail "the total line does not count and name the skip: $out"
+out=$(BTF2BTF_NO_SKIP=1 "$here/run-tests.sh" "$work/test_skip") &&
+	fail "a skip passed the run with BTF2BTF_NO_SKIP set: $out"
 echo "check-run-tests: ok"

@@ -313,6 +313,29 @@ int th_find(const struct btf *btf, const char *name, int kind)
 	return id;
 }
 
+void th_skip(const char *reason)
+{
+	const char *strict = getenv("BTF2BTF_NO_SKIP");
+
+	if (strict && *strict)
+		fail_msg("would skip (%s), but BTF2BTF_NO_SKIP is set: a skip is a failure", reason);
+	printf("SKIP: %s\n", reason);
+	fflush(stdout);
+	skip();
+}
+
+struct btf *th_sys_vmlinux(void)
+{
+	struct btf *btf;
+
+	if (access(TH_SYS_VMLINUX, F_OK))
+		th_skip("no " TH_SYS_VMLINUX);
+	btf = btf__parse(TH_SYS_VMLINUX, NULL);
+	if (!btf)
+		fail_msg("libbpf cannot parse %s: %s", TH_SYS_VMLINUX, strerror(errno));
+	return btf;
+}
+
 struct btf *th_parse(const char *path, const struct btf *base)
 {
 	struct btf *btf;

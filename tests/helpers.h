@@ -60,4 +60,17 @@ int th_find(const struct btf *btf, const char *name, int kind);
 /* Parse the .BTF of an ELF file (or raw BTF) with libbpf, optionally split. */
 struct btf *th_parse(const char *path, const struct btf *base);
 
+/*
+ * A test that needs what this host may lack (the running kernel's BTF, a
+ * tool) skips itself: a line "SKIP: REASON" (tests/run-tests.sh counts the
+ * skips by reason in its summary), then cmocka's skip(). With BTF2BTF_NO_SKIP
+ * set (.ci/run sets it, so that CI runs every test) a skip is a failure.
+ */
+#define TH_SYS_VMLINUX "/sys/kernel/btf/vmlinux"
+void th_skip(const char *reason);
+/* The running kernel's BTF (TH_SYS_VMLINUX), or the test skipped when the
+ * host has none ("no /sys/kernel/btf/vmlinux": a chroot, a container, a
+ * kernel without CONFIG_DEBUG_INFO_BTF); present but unreadable fails. */
+struct btf *th_sys_vmlinux(void);
+
 #endif

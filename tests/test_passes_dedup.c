@@ -706,15 +706,13 @@ static void test_dedup_fold_matches_btf_dedup(void **state)
 /* A vmlinux BTF is deduplicated: the hash path finds nothing to fold. */
 static void test_dedup_sys_vmlinux(void **state)
 {
-	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	struct btf *btf = th_sys_vmlinux();
 	struct b2b_pass_out o;
 	size_t size;
 	const void *raw;
 	bool full;
 
 	(void)state;
-	if (!btf)
-		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
 	raw = pt_raw_of(btf, &size);
 	assert_int_equal(dedup_fast(raw, size, NULL, btf__type_cnt(btf), &o, &full), 0);
 	assert_false(full);

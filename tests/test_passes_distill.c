@@ -114,9 +114,9 @@ static void test_distill_split_fixture(void **state)
  * distilled types all relocate, and the split types mean what they meant. */
 static void test_distill_on_sys_vmlinux(void **state)
 {
-	struct btf *full = btf__parse("/sys/kernel/btf/vmlinux", NULL), *mod, *dist, *split;
-	int task = full ? btf__find_by_name_kind(full, "task_struct", BTF_KIND_STRUCT) : -1;
-	int u64 = full ? btf__find_by_name_kind(full, "u64", BTF_KIND_TYPEDEF) : -1;
+	struct btf *full = th_sys_vmlinux(), *mod, *dist, *split;
+	int task = btf__find_by_name_kind(full, "task_struct", BTF_KIND_STRUCT);
+	int u64 = btf__find_by_name_kind(full, "u64", BTF_KIND_TYPEDEF);
 	int ptr, anon, proto, func;
 	struct b2b_pass_out o;
 	void *braw;
@@ -125,7 +125,7 @@ static void test_distill_on_sys_vmlinux(void **state)
 
 	(void)state;
 	if (task <= 0 || u64 <= 0)
-		fail_msg("this test needs /sys/kernel/btf/vmlinux with task_struct and u64");
+		fail_msg("%s has no task_struct or no u64", TH_SYS_VMLINUX);
 	mod = btf__new_empty_split(full);
 	ptr = btf__add_ptr(mod, task);
 	anon = btf__add_struct(mod, "mod_state", 16);

@@ -304,14 +304,12 @@ static void test_resolved_btf_ids_refused(void **state)
 
 static void test_sort_sys_vmlinux(void **state)
 {
-	struct btf *btf = btf__parse("/sys/kernel/btf/vmlinux", NULL), *out;
+	struct btf *btf = th_sys_vmlinux(), *out;
 	struct b2b_pass_out o, again;
 	size_t size;
 	const void *raw;
 
 	(void)state;
-	if (!btf)
-		fail_msg("this test needs /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
 	raw = pt_raw_of(btf, &size);
 	assert_int_equal(b2b_sort_by_name(raw, size, NULL, &o), 0);
 	assert_non_null(o.data);
