@@ -64,18 +64,6 @@ int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct b2b_btf 
 	return err;
 }
 
-/* Resolved set8 entries hold ids of the BTF as written (the kernel maps
- * them through its relocation too): moved to the relocated ids. */
-static void remap_resolved_ids(struct btf2btf *b, const __u32 *map, __u32 nr)
-{
-	for (size_t i = 0; i < b->ids.nr_entries; i++) {
-		struct b2b_set8_entry *ent = &b->ids.entries[i];
-
-		if (b->ids.sets[ent->set].resolved && ent->id < nr)
-			ent->id = map[ent->id];
-	}
-}
-
 int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const char *base_path)
 {
 	struct b2b_pass_out rel;
@@ -86,14 +74,13 @@ int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const
 		b2b_btf_free(dist);
 		return err;
 	}
-	b->dist.types = b2b_btf_type_cnt(dist) - 1;
+	b->info.distilled_base_types = b2b_btf_type_cnt(dist) - 1;
 	if (b2b_btf_empty(&b->base)) {
 		/* the distilled base is the base: kept, and written with the BTF */
 		b->base = *dist;
 		b->btf.base = &b->base;
 		memset(dist, 0, sizeof(*dist));
 		b->dist.made = true;
-		b->dist.read = true;
 		return 0;
 	}
 	err = b2b_relocate(&b->btf, &b->base, base_path, &rel, &b->log);
@@ -109,10 +96,10 @@ int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const
 	else
 		err = b2b_check_btf_types(&relocated, what, &b->log);
 	if (!err) {
-		remap_resolved_ids(b, rel.map, rel.nr_map);
+		b2b_handle_remap(b, rel.map, rel.nr_map);
 		b2b_btf_free(&b->btf);
 		b->btf = relocated;
-		b->dist.relocated = true;
+		b->info.relocated = true;
 		/* what a transform writes is distilled again, from this base */
 		b->dist.asked = true;
 	} else {

@@ -22,8 +22,8 @@ void btf2btf__close(struct btf2btf *b)
 	/* the BTF before its base, and before the file it may lie in */
 	b2b_btf_free(&b->btf);
 	b2b_btf_format_free(&b->fmt);
-	b2b_raw_out_forget(b, 0);
-	b2b_raw_out_forget(b, 1);
+	b2b_bytes_forget(&b->btf_out);
+	b2b_bytes_forget(&b->base_out);
 	/* a base the caller lent (opts.base_btf) stays theirs */
 	b2b_btf_free(&b->base);
 	b2b_elf_close(b->elf);
@@ -37,25 +37,63 @@ bool btf2btf__changed(const struct btf2btf *b)
 	return b->changed;
 }
 
-void b2b_raw_out_forget(struct btf2btf *b, int slot)
+static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
 {
-	free(b->raw_out[slot].data);
-	b->raw_out[slot] = (struct b2b_bytes){ 0 };
+	if (*id && *id < nr)
+		*id = map[*id];
+}
+
+/*
+ * The one place that knows which of the handle's tables name types: the
+ * relocation onto a base at open (only the set8 entries exist then) and the
+ * transform's passes (all of them) renumber through it. Resolved set8
+ * entries hold ids of the BTF as written (the kernel maps them through its
+ * relocation too); the passes never renumber under one (post.c refuses).
+ */
+void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr)
+{
+	for (size_t i = 0; i < b->ids.nr_entries; i++) {
+		struct b2b_set8_entry *ent = &b->ids.entries[i];
+
+		if (b->ids.sets[ent->set].resolved)
+			remap_id(&ent->id, map, nr);
+	}
+	for (size_t i = 0; i < b->kfuncs.nr; i++) {
+		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
+
+		remap_id(&k->btf_id, map, nr);
+		remap_id(&k->orig_proto_id, map, nr);
+		remap_id(&k->impl_id, map, nr);
+	}
+	for (size_t i = 0; i < b->plan.nr; i++)
+		remap_id(&b->plan.problems[i].id, map, nr);
+	for (size_t i = 0; b->kfuncs.entry_func && i < b->ids.nr_entries; i++)
+		remap_id(&b->kfuncs.entry_func[i], map, nr);
+	for (size_t i = 0; i < b->base_names.nr; i++) {
+		remap_id(&b->base_names.want[i].func_id, map, nr);
+		remap_id(&b->base_names.want[i].any_id, map, nr);
+	}
+	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
+		remap_id(&b->set8_view[i].id, map, nr);
+}
+
+void b2b_bytes_forget(struct b2b_bytes *out)
+{
+	free(out->data);
+	*out = (struct b2b_bytes){ 0 };
 }
 
 /* Raw bytes of btf laid out as the BTF read (b->fmt), from native ones:
  * native when that is the native 24-byte form (kept with what they are of),
- * else b->raw_out[slot] (kept until that BTF is replaced). */
-static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int slot,
-		  const void **data, size_t *size)
+ * else *out (kept until that BTF is replaced). */
+static int raw_of(struct btf2btf *b, const void *native, size_t native_size,
+		  struct b2b_bytes *out, const void **data, size_t *size)
 {
-	size_t out_size;
-	void *out;
 	int err;
 
-	if (b->raw_out[slot].data) {
-		*data = b->raw_out[slot].data;
-		*size = b->raw_out[slot].size;
+	if (out->data) {
+		*data = out->data;
+		*size = out->size;
 		return 0;
 	}
 	if (!native)
@@ -65,26 +103,24 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size, int
 		*size = native_size;
 		return 0;
 	}
-	err = b2b_btf_write(native, native_size, &b->fmt, &out, &out_size);
+	err = b2b_btf_write(native, native_size, &b->fmt, &out->data, &out->size);
 	if (err)
 		return b2b_errno(&b->log, err, "cannot serialise BTF: %s", strerror(-err));
-	b->raw_out[slot].data = out;
-	b->raw_out[slot].size = out_size;
-	*data = out;
-	*size = out_size;
+	*data = out->data;
+	*size = out->size;
 	return 0;
 }
 
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	return raw_of(b, b->btf.data, b->btf.size, 0, data, size);
+	return raw_of(b, b->btf.data, b->btf.size, &b->btf_out, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
 	if (!b->dist.made)
 		return -ENOENT;
-	return raw_of(b, b->base.data, b->base.size, 1, data, size);
+	return raw_of(b, b->base.data, b->base.size, &b->base_out, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
@@ -155,22 +191,7 @@ const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
 
 const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
 {
-	struct btf2btf_object_info *info = (struct btf2btf_object_info *)&b->info;
-
-	*info = (struct btf2btf_object_info){
-		.elf = b->elf != NULL,
-		.has_btf_ids = b->ids.has_section,
-		.has_symtab = b->ids.has_symtab,
-		.set8s = b->ids.nr_sets,
-		.kernel_version = b->ids.kernel_version,
-		.kernel_release = b->ids.kernel_release,
-		.kfunc_id_sets = b->ids.nr_kfunc_id_sets,
-		.fmodret_sets = b->ids.nr_fmodret_sets,
-		.distilled_base_types = b->dist.types,
-		.relocated = b->dist.relocated,
-		.module = b->ids.module || b->dist.types || b->btf.start_id > 1,
-	};
-	return info;
+	return &b->info;
 }
 
 size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)

@@ -23,7 +23,6 @@ struct btf2btf {
 	uint64_t max_decompressed;	/* opts.max_decompressed (0: the default) */
 	bool transformed;
 	bool changed;
-	unsigned int features;		/* as asked for (0: the default set) */
 	/* the current BTF (split on base): as read, then the transform's
 	 * result, the one buffer the edit laid out and the post-passes
 	 * rewrote, which the writers take as it is. libbpf's struct btf of it
@@ -35,19 +34,18 @@ struct btf2btf {
 	/* how the BTF read was laid out (header length, layout section, byte
 	 * order): btf is native, 24-byte header; the writers lay it out so */
 	struct b2b_btf_format fmt;
-	/* btf2btf__raw_btf(), __raw_base_btf() when fmt is not plain: kept
-	 * until btf (base) is replaced, as libbpf keeps its own */
-	struct b2b_bytes raw_out[2];
+	/* btf2btf__raw_btf() (btf_out), __raw_base_btf() (base_out) when fmt
+	 * is not plain: kept until btf (base) is replaced, as libbpf keeps its
+	 * own */
+	struct b2b_bytes btf_out, base_out;
 	/* the distilled base: asked for (opts.distill_base, or a module read
 	 * on its own .BTF.base and relocated), made (base is distilled and
-	 * written with the BTF), read (.BTF.base, FILE.base: its type count
-	 * types), the BTF read on it relocated onto base */
+	 * written with the BTF); what was read of one is in info */
 	struct {
-		bool asked, made, read, relocated;
-		unsigned int types;
+		bool asked, made;
 	} dist;
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
-	struct btf2btf_object_info info;	/* btf2btf__object_info(), made on each call */
+	struct btf2btf_object_info info;	/* btf2btf__object_info(), made at open */
 	struct b2b_btf_ids ids;
 	/* names: of the split part, freed once the plan is made (kfuncs.entry_func
 	 * has what is asked later); base_names: of the base, kept */
@@ -65,6 +63,9 @@ static inline const struct b2b_btf *b2b_handle_base(const struct btf2btf *b)
 {
 	return b2b_btf_empty(&b->base) ? NULL : &b->base;
 }
-/* Forget the bytes written of b->btf (slot 0) or b->base (1), replaced. */
-void b2b_raw_out_forget(struct btf2btf *b, int slot);
+/* Every type id the handle holds, after a pass renumbered the types (old
+ * id i is now map[i]; 0 and ids past nr stay). */
+void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr);
+/* Forget bytes laid out of a BTF (b->btf_out, b->base_out) it replaced. */
+void b2b_bytes_forget(struct b2b_bytes *out);
 #endif /* BTF2BTF_HANDLE_H */

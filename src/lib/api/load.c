@@ -114,8 +114,9 @@ static void count_kfuncs(struct btf2btf *b)
 	}
 }
 
-/* The kfunc table and its plan. */
-static int collect(struct btf2btf *b)
+/* The kfunc table and its plan, with the features opts ask for (the plan
+ * holds them: btf2btf__features()). */
+static int collect(struct btf2btf *b, const struct btf2btf_opts *opts)
 {
 	struct b2b_plan_input in = {
 		.btf = &b->btf,
@@ -123,7 +124,8 @@ static int collect(struct btf2btf *b)
 		.base_names = b2b_handle_base(b) ? &b->base_names : NULL,
 		.tags = &b->tags,
 		.ids = &b->ids,
-		.features = b->features,
+		.features = B2B_OPTS_GET(opts, features, 0),
+		.add_kfunc_tags = B2B_OPTS_GET(opts, add_kfunc_tags, false),
 		.log = &b->log,
 	};
 	int *entry_want = NULL;
@@ -241,8 +243,26 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
 	return err;
 }
 
+/* btf2btf__object_info(): what the open found, which nothing after it
+ * changes (distilled.c has set what it read of a distilled base). */
+static void describe(struct btf2btf *b)
+{
+	struct btf2btf_object_info *info = &b->info;
+
+	info->elf = b->elf != NULL;
+	info->has_btf_ids = b->ids.has_section;
+	info->has_symtab = b->ids.has_symtab;
+	info->set8s = b->ids.nr_sets;
+	info->kernel_version = b->ids.kernel_version;
+	info->kernel_release = b->ids.kernel_release;
+	info->kfunc_id_sets = b->ids.nr_kfunc_id_sets;
+	info->fmodret_sets = b->ids.nr_fmodret_sets;
+	info->module = b->ids.module || info->distilled_base_types || b->btf.start_id > 1;
+}
+
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
-		       const char *btf_path, const char *base_path, const struct btf *lent_base)
+		       const char *btf_path, const char *base_path, const struct btf *lent_base,
+		       const struct btf2btf_opts *opts)
 {
 	const char *what = ".BTF";
 	char what_buf[4096];
@@ -311,7 +331,11 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		err = b2b_check_split_fits(&b->btf, base_path, &b->log);
 	if (err)
 		return err;
-	return collect(b);
+	if (!err)
+		err = collect(b, opts);
+	if (!err)
+		describe(b);
+	return err;
 }
 
 static int do_open(const char *path, const void *mem, size_t size,
@@ -343,11 +367,6 @@ static int do_open(const char *path, const void *mem, size_t size,
 	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
 	b->lenient = B2B_OPTS_GET(opts, lenient, false);
 	b->max_decompressed = B2B_OPTS_GET(opts, max_decompressed, 0);
-	b->features = B2B_OPTS_GET(opts, features, 0);
-	if (!b->features)
-		b->features = BTF2BTF_FEATS_DEFAULT;
-	if (B2B_OPTS_GET(opts, add_kfunc_tags, false))
-		b->features |= BTF2BTF_FEAT_KFUNC_TAGS;
 	b->dist.asked = B2B_OPTS_GET(opts, distill_base, false);
 	lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
 	/* a lent base is named by base_path; without it, no base at all */
@@ -355,7 +374,8 @@ static int do_open(const char *path, const void *mem, size_t size,
 		btf2btf__close(b);
 		return -EINVAL;	/* a distilled base is made from the base */
 	}
-	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL), lent_base);
+	err = open_common(b, mem, size, btf_path, B2B_OPTS_GET(opts, base_path, NULL), lent_base,
+			  opts);
 	if (err) {
 		btf2btf__close(b);
 		return err;

@@ -52,37 +52,6 @@ static void sort_kfuncs_by_id(struct b2b_kfuncs *k, __u32 *from)
 	}
 }
 
-static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
-{
-	if (*id && *id < nr)
-		*id = map[*id];
-}
-
-/* Every id the handle exposes, after the post-passes renumbered the types. */
-static void remap_handle(struct btf2btf *b, const __u32 *map, __u32 nr, __u32 *scratch)
-{
-	for (size_t i = 0; i < b->kfuncs.nr; i++) {
-		struct btf2btf_kfunc *k = &b->kfuncs.items[i];
-
-		remap_id(&k->btf_id, map, nr);
-		remap_id(&k->orig_proto_id, map, nr);
-		remap_id(&k->impl_id, map, nr);
-	}
-	sort_kfuncs_by_id(&b->kfuncs, scratch);
-	for (size_t i = 0; i < b->plan.nr; i++)
-		remap_id(&b->plan.problems[i].id, map, nr);
-	for (size_t i = 0; i < b->ids.nr_entries; i++)
-		remap_id(&b->kfuncs.entry_func[i], map, nr);
-	for (size_t i = 0; i < b->base_names.nr; i++) {
-		remap_id(&b->base_names.want[i].func_id, map, nr);
-		remap_id(&b->base_names.want[i].any_id, map, nr);
-	}
-	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
-		remap_id(&b->set8_view[i].id, map, nr);
-	/* the decl tag index served the transform and describes the old ids */
-	b2b_tag_index_free(&b->tags);
-}
-
 /*
  * The result becomes the handle's: post->btf, the edit's result with every
  * post-pass applied (NULL data: the BTF read is the result), taken as it
@@ -129,8 +98,12 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 		}
 	}
 	b->stats = ed->stats;
-	if (post->btf.map)
-		remap_handle(b, post->btf.map, post->btf.nr_map, scratch);
+	if (post->btf.map) {
+		b2b_handle_remap(b, post->btf.map, post->btf.nr_map);
+		sort_kfuncs_by_id(&b->kfuncs, scratch);
+		/* the decl tag index served the transform and describes the old ids */
+		b2b_tag_index_free(&b->tags);
+	}
 	free(scratch);
 	if (replace) {
 		/* the BTF read is not needed any more: its memory goes now */
@@ -138,11 +111,11 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 		b->btf = result;
 		b->btf.owned = post->btf.data;
 		post->btf.data = NULL;
-		b2b_raw_out_forget(b, 0);
+		b2b_bytes_forget(&b->btf_out);
 	}
 	if (made_base) {
 		/* a base the caller lent stays theirs (b2b_btf_free() knows) */
-		b2b_raw_out_forget(b, 1);
+		b2b_bytes_forget(&b->base_out);
 		b2b_btf_free(&b->base);
 		b->base = post->new_base;
 		memset(&post->new_base, 0, sizeof(post->new_base));
@@ -158,8 +131,8 @@ int btf2btf__transform(struct btf2btf *b)
 {
 	struct b2b_edit ed = { 0 };
 	struct b2b_post post = {
-		.dedup = b->features & BTF2BTF_FEAT_DEDUP,
-		.sort = b->features & BTF2BTF_FEAT_SORT,
+		.dedup = b->plan.features & BTF2BTF_FEAT_DEDUP,
+		.sort = b->plan.features & BTF2BTF_FEAT_SORT,
 		.distill = b->dist.asked,
 		.base = b2b_handle_base(b),
 	};

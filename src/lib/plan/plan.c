@@ -715,6 +715,8 @@ int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct
 
 	memset(plan, 0, sizeof(*plan));
 	plan->features = in->features ? in->features : BTF2BTF_FEATS_DEFAULT;
+	if (in->add_kfunc_tags)
+		plan->features |= BTF2BTF_FEAT_KFUNC_TAGS;
 	plan_entries(&p);
 	for (size_t i = 0; i < k->nr && !p.err; i++)
 		plan_kfunc(&p, &k->items[i]);

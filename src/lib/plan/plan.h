@@ -24,6 +24,7 @@ struct b2b_plan_input {
 	const struct b2b_tag_index *tags;
 	const struct b2b_btf_ids *ids;
 	unsigned int features;			/* 0: BTF2BTF_FEATS_DEFAULT */
+	bool add_kfunc_tags;			/* and BTF2BTF_FEAT_KFUNC_TAGS */
 	const struct b2b_log *log;		/* warnings logged, debug: the plan */
 };
 
