@@ -24,6 +24,11 @@ FUZZ_CFLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,
 		   -fno-sanitize-recover=all -DBTF2BTF_FUZZING
 FUZZ_LIB_OBJS	:= $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS))
 FUZZ_OBJS	:= $(FUZZ_LIB_OBJS) $(patsubst %,$(FUZZ_DIR)/obj/%.o,builder recipes relocation)
+FUZZ_SURFACES	:= views diff decompress format signature distilled
+FUZZ_SURFACE_BINS := $(FUZZ_SURFACES:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_CLI_OBJS	:= $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out src/cli/main.c,$(CLI_SRCS)))
+# the views and diff run the CLI's modules on files: slower per input
+FUZZ_SURFACE_MIN_RUNS ?= 1000
 FUZZ_CORPUS	:= $(FUZZ_DIR)/corpus
 FUZZ_SEEDS	:= $(FUZZ_DIR)/seeds
 
@@ -50,10 +55,24 @@ $(FUZZ_DIR)/obj/fuzz_btf2btf.o: fuzz/fuzz_btf2btf.c include/btf2btf.h fixtures/r
 $(FUZZ_BIN): $(FUZZ_DIR)/obj/fuzz_btf2btf.o $(FUZZ_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
 
-fuzz-build: $(FUZZ_BIN)
+# A target per surface (fuzz/fuzz_NAME.c, fuzz/README.md): the CLI's views,
+# --diff, compressed streams, BTF headers and layout, the signature
+# trailer, the distilled base and relocation. They link the CLI's modules
+# (not main.c) and the library's internals they fuzz.
+$(FUZZ_CLI_OBJS): $(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/cli/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(B2B_CPPFLAGS) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_DIR)/obj/fuzz_%.o: fuzz/fuzz_%.c fuzz/fuzz_common.h include/btf2btf.h $(wildcard src/lib/*/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(B2B_CPPFLAGS) $(LIB_CPPFLAGS) -Isrc/cli -Ifixtures $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+$(FUZZ_SURFACE_BINS): $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/fuzz_%.o $(FUZZ_OBJS) $(FUZZ_CLI_OBJS)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LIBS)
+
+fuzz-build: $(FUZZ_BIN) $(FUZZ_SURFACE_BINS)
 
 fuzz-seeds: fixtures
 	./fuzz/mkseeds.sh $(FIXTURE_DIR) $(MKFIXTURE) $(FUZZ_SEEDS)
+	./fuzz/mkseeds-surfaces.sh $(FIXTURE_DIR) $(MKFIXTURE) $(FUZZ_DIR)
 
 # the kept corpus, unpacked into the working one (new inputs are added to it)
 fuzz-unpack:
@@ -68,26 +87,20 @@ fuzz: $(FUZZ_BIN) fuzz-seeds fuzz-unpack
 		-artifact_prefix=tests/corpus/ $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
 		$(FUZZ_CORPUS) $(FUZZ_SEEDS) tests/corpus
 
-fuzz-ci: $(FUZZ_BIN) fuzz-seeds
-	@rm -rf $(FUZZ_CI_DIR) && mkdir -p $(FUZZ_CI_DIR)/corpus $(FUZZ_CI_DIR)/findings
-	@tar -xJf $(FUZZ_KEPT) -C $(FUZZ_CI_DIR)/corpus
-	@echo "fuzz-ci: $(FUZZ_SECONDS) s from $$(ls $(FUZZ_SEEDS) | wc -l) seeds and" \
-		"$$(ls $(FUZZ_CI_DIR)/corpus | wc -l) kept inputs ($(FUZZ_KEPT))"
-	@$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 -dict=fuzz/btf2btf.dict \
-		-artifact_prefix=$(abspath $(FUZZ_CI_DIR))/findings/ \
-		$(FUZZ_CI_DIR)/corpus $(FUZZ_SEEDS) tests/corpus > $(FUZZ_CI_DIR)/log 2>&1; rc=$$?; \
-	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_CI_DIR)/log); \
-	found=$$(ls $(FUZZ_CI_DIR)/findings); \
-	if [ $$rc -ne 0 ] || [ -n "$$found" ]; then \
-		tail -60 $(FUZZ_CI_DIR)/log; \
-		echo "fuzz-ci: FAILED (exit $$rc) after $${runs:-?} runs; findings: $$found"; \
-		echo "fuzz-ci: reproduce with FUZZ_VERBOSE=1 $(FUZZ_BIN) <finding>, then see fuzz/README.md"; \
-		exit 1; \
-	fi; \
-	[ "$${runs:-0}" -ge $(FUZZ_MIN_RUNS) ] || \
-		{ tail -20 $(FUZZ_CI_DIR)/log; echo "fuzz-ci: only $${runs:-0} runs (< $(FUZZ_MIN_RUNS))"; exit 1; }; \
-	echo "fuzz-ci: $$runs runs, $$(sed -n 's/^stat::new_units_added: *//p' $(FUZZ_CI_DIR)/log) new inputs, no finding"
+# every target in turn, FUZZ_SECONDS each (CI: 7 targets x 60 s); the kept
+# corpus and tests/corpus for fuzz_btf2btf, the seeds and tests/corpus/NAME
+# (regression inputs) for each surface
+fuzz-ci: $(FUZZ_BIN) $(FUZZ_SURFACE_BINS) fuzz-seeds
+	@rm -rf $(FUZZ_CI_DIR) && mkdir -p $(FUZZ_CI_DIR)/kept
+	@tar -xJf $(FUZZ_KEPT) -C $(FUZZ_CI_DIR)/kept
+	@echo "fuzz-ci: $(FUZZ_SECONDS) s a target: btf2btf $(FUZZ_SURFACES)"
+	@./fuzz/campaign.sh btf2btf $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_MIN_RUNS) $(FUZZ_CI_DIR)/btf2btf \
+		$(FUZZ_CI_DIR)/kept $(FUZZ_SEEDS) tests/corpus
+	@set -e; for t in $(FUZZ_SURFACES); do \
+		mkdir -p tests/corpus/$$t; \
+		./fuzz/campaign.sh $$t $(FUZZ_DIR)/fuzz_$$t $(FUZZ_SECONDS) $(FUZZ_SURFACE_MIN_RUNS) \
+			$(FUZZ_CI_DIR)/$$t $(FUZZ_DIR)/seeds-$$t tests/corpus/$$t; \
+	done
 
 # -merge=1 keeps the inputs that add coverage over what is kept already;
 # the archive is packed so that the same inputs give the same bytes

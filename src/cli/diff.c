@@ -395,7 +395,12 @@ static int open_side(struct side *s, const char *path)
 	s->path = path;
 	if (cli_open(path, CLI_OPEN_LENIENT | CLI_OPEN_QUIET, &s->b))
 		return 1;
+	/* NULL: libbpf cannot hold it (a vlen past 65535), errno says */
 	s->btf = btf2btf__btf(s->b);
+	if (!s->btf) {
+		cli_fail(path, errno ? -errno : -ENOMEM);
+		return 1;
+	}
 	base = btf__base_btf(s->btf);
 	s->start = base ? btf__type_cnt(base) : 1;
 	s->cnt = btf__type_cnt(s->btf);

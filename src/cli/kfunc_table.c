@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The kfuncs of one object, sorted by name: the unit --diff --kfuncs and
  * --kfunc-history pair up across objects (ids differ between builds). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ int kside_load(struct kside *s, const char *path, bool as_is)
 	inspect_note_problems(s->b, path, INSPECT_NOTE_OBJECT);
 	s->set8s = btf2btf__set8_entry_cnt(s->b) > 0;
 	btf = btf2btf__btf(s->b);
+	if (!btf)	/* libbpf cannot hold it (a vlen past 65535): logged */
+		return cli_fail(path, errno ? -errno : -ENOMEM);
 	s->nr = btf2btf__kfunc_cnt(s->b);
 	s->k = calloc(s->nr ? s->nr : 1, sizeof(*s->k));
 	if (!btf || !s->k)

@@ -54,11 +54,16 @@ static __u32 load32(const unsigned char *p, bool swap)
 
 static void swap_words(void *p, size_t bytes)
 {
-	__u32 *w = p;
+	unsigned char *b = p;
+	__u32 w;
 
-	/* every BTF type record is 32-bit words: no kind needs to be known */
-	for (size_t i = 0; i < bytes / 4; i++)
-		w[i] = bswap_32(w[i]);
+	/* every BTF type record is 32-bit words: no kind needs to be known;
+	 * word by memcpy: a header of 30 bytes puts them off 4-byte alignment */
+	for (size_t i = 0; i + 4 <= bytes; i += 4) {
+		memcpy(&w, b + i, 4);
+		w = bswap_32(w);
+		memcpy(b + i, &w, 4);
+	}
 }
 
 /* The header's fields (the 24-byte part native), the layout section's

@@ -204,7 +204,8 @@ int b2b_check_split_base(const struct b2b_btf *btf, const char *what, const stru
 		return 0;
 	/* the own strings' last one is some name's: its offset, less where it
 	 * starts among them, is where the base the BTF was made on ends */
-	for (__u32 i = btf->hdr.str_len - 1; i > 0 && !last; i--)
+	/* (no own strings: nothing to start from; str_len - 1 would wrap) */
+	for (__u32 i = btf->hdr.str_len ? btf->hdr.str_len - 1 : 0; i > 0 && !last; i--)
 		if (!btf->strs[i - 1] && i < btf->hdr.str_len - 1)
 			last = i;
 	if (n.max_off >= btf->base_str_len + last && n.max_off - last != btf->base_str_len)

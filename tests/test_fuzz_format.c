@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The fuzz target fuzz/fuzz_format.c replayed: its seeds and tests/corpus/format/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+static const char *replay_current;
+#define FUZZ_FAIL(why) fail_msg("%s: %s", replay_current, why)
+#define FUZZ_NO_ENTRY
+#include "../fuzz/fuzz_format.c"
+#include "fuzz_replay.h"
+
+static void test_seeds(void **state)
+{
+	(void)state;
+	replay_seeds("format");
+}
+
+/* Each seed again with a 32-byte header and a layout section, in both
+ * byte orders, as the library writes them: the layout surface's seeds. */
+static void test_layout_forms(void **state)
+{
+	const char *dir = make_seeds("format");
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[4096];
+		size_t size, native_size, out_size;
+		struct b2b_btf_format fmt;
+		void *data, *native, *out;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		data = th_read(path, &size);
+		if (b2b_btf_read(data, size, "seed", &log_, &native, &native_size, &fmt) == 0) {
+			for (int swapped = 0; swapped < 2; swapped++) {
+				struct b2b_btf_format layout = {
+					.swapped = swapped, .hdr_len = B2B_BTF_HDR_LAYOUT_LEN,
+					.nr_layout = 1, .layout = calloc(1, sizeof(*layout.layout)),
+				};
+
+				assert_int_equal(b2b_btf_write(native, native_size, &layout, &out,
+							       &out_size), 0);
+				replay_current = path;
+				fuzz_one(out, out_size);
+				free(out);
+				b2b_btf_format_free(&layout);
+				n++;
+			}
+			if (native != data)
+				free(native);
+			b2b_btf_format_free(&fmt);
+		}
+		free(data);
+	}
+	closedir(d);
+	assert_true(n >= 6);
+	th_cleanup();
+}
+
+static void test_regressions(void **state)
+{
+	(void)state;
+	replay_regressions("format");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_layout_forms),
+		cmocka_unit_test(test_regressions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
