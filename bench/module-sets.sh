@@ -23,6 +23,12 @@
 # (6.12's resolve_btfids does not change .BTF), taken as the split BTF.
 # BENCH_DEBIAN_MODULES (100, or "all") of its modules, evenly spaced in
 # name order.
+# Then the largest modules, one line each, of every Debian kernel make
+# corpus-debian fetched (KERNEL_CACHE_ROOT/debian-kernels: 6.1, 6.12, 7.2,
+# 7.3): the BENCH_LARGEST (5) with the most .BTF bytes among each one's
+# modules with .BTF and no resolved set8, as the set above takes them:
+#   module  ID  LABEL  VMLINUX  DIR  NOTE
+# (DIR as a set's, with that one module)
 set -eu
 # absolute: the relinks run in the kernel tree
 CACHE=$(cd "$1" && pwd) WORK=$(cd "$2" && pwd)
@@ -177,17 +183,49 @@ if [ -z "$DEB" ] && [ -z "$KDIR" ]; then
 		if [ -f "$d/.complete" ] && [ -f "$d/vmlinux" ]; then KDIR=${d%/}; break; fi
 	done
 fi
-if [ -z "$DEB" ] && [ -n "$KDIR" ]; then
-	ver=$(basename "$(dirname "$KDIR")")-$(basename "$KDIR")
-	dir=$CACHE/debian-$ver.$(stamp "$KDIR/vmlinux")
+# debian_kernel KDIR: ver and dir (in CACHE) of a kernel of make
+# corpus-debian, its modules decompressed into dir/all once
+debian_kernel() {
+	ver=$(basename "$(dirname "$1")")-$(basename "$1")
+	dir=$CACHE/debian-$ver.$(stamp "$1/vmlinux")
 	if [ ! -f "$dir/.complete" ]; then
 		rm -rf "$CACHE/debian-$ver".*
-		say "Debian $ver: its modules from $KDIR (once)"
+		say "Debian $ver: its modules from $1 (once)"
 		mkdir -p "$dir/all"
-		cp "$KDIR/vmlinux" "$dir/vmlinux"
-		modules_into "$KDIR/root" "$dir/all"
+		cp "$1/vmlinux" "$dir/vmlinux"
+		modules_into "$1/root" "$dir/all"
 		touch "$dir/.complete"
 	fi
+}
+# eligible DIR: DIR/eligible, the modules of DIR/all with .BTF and no
+# resolved set8, once. A set8 resolved by Debian's resolve_btfids is refused
+# by btf2btf with dedup/sort (its ids would go stale; the build runs btf2btf
+# first), and the set8s' order was sorted by id: the state before cannot be
+# rebuilt.
+eligible() {
+	[ ! -f "$1/eligible" ] || return 0
+	ls "$1/all" | sort | while read -r f; do
+		m=$1/all/$f
+		readelf -S "$m" 2>/dev/null | grep -q ' \.BTF ' || continue
+		! readelf -sW "$m" 2>/dev/null | grep -q '__BTF_ID__set8__' || continue
+		echo "${f%.ko}"
+	done >"$1/eligible.tmp"
+	mv "$1/eligible.tmp" "$1/eligible"
+}
+# select_module DIR NAME SEL: the module as the BTF phase meets it, into
+# SEL/GROUP: NAME.BTF.1 (the shipped .BTF, taken as pahole's split BTF),
+# NAME.pre.ko (without it), NAME.ko (with it, as before modules_sign:
+# objcopy keeps the sections, not the signature appended after them)
+select_module() {
+	g=$(group "$1/all/$2.ko")
+	mkdir -p "$3/intree" "$3/extmod"
+	objcopy --dump-section .BTF="$3/$g/$2.BTF.1" "$1/all/$2.ko" "$3/$g/$2.tmp"
+	rm -f "$3/$g/$2.tmp"
+	objcopy --remove-section .BTF "$1/all/$2.ko" "$3/$g/$2.pre.ko"
+	objcopy "$1/all/$2.ko" "$3/$g/$2.ko"
+}
+if [ -z "$DEB" ] && [ -n "$KDIR" ]; then
+	debian_kernel "$KDIR"
 elif [ -z "$DEB" ]; then
 	dir=
 	skip "Debian's modules" "no linux-image-*.deb with vmlinuz and modules in $KROOT/dev-kernels or $CACHE (or set BENCH_DEBIAN_DEB), and no kernel of make corpus-debian in $KROOT/debian-kernels (or set BENCH_DEBIAN_KERNEL)"
@@ -212,20 +250,11 @@ if [ -n "$dir" ]; then
 	total=$(ls "$dir/all" | wc -l)
 	if ! readelf -S "$dir/vmlinux" 2>/dev/null | grep -q ' \.BTF '; then
 		skip "Debian $ver modules" "no .BTF in the vmlinux extract-vmlinux made of its vmlinuz (see $LOG)"
-		exit 0
+		dir=
 	fi
-	# a set8 resolved by Debian's resolve_btfids is refused by btf2btf with
-	# dedup/sort (its ids would go stale; the build runs btf2btf first), and
-	# the set8s' order was sorted by id: the state before cannot be rebuilt
-	if [ ! -f "$dir/eligible" ]; then
-		ls "$dir/all" | sort | while read -r f; do
-			m=$dir/all/$f
-			readelf -S "$m" 2>/dev/null | grep -q ' \.BTF ' || continue
-			! readelf -sW "$m" 2>/dev/null | grep -q '__BTF_ID__set8__' || continue
-			echo "${f%.ko}"
-		done >"$dir/eligible.tmp"
-		mv "$dir/eligible.tmp" "$dir/eligible"
-	fi
+fi
+if [ -n "$dir" ]; then
+	eligible "$dir"
 	ne=$(wc -l <"$dir/eligible")
 	want=${BENCH_DEBIAN_MODULES:-100}
 	[ "$want" = all ] || [ "$want" -gt "$ne" ] && want=$ne
@@ -233,15 +262,46 @@ if [ -n "$dir" ]; then
 	mkdir -p "$sel/intree" "$sel/extmod"
 	awk -v w="$want" '{ l[NR] = $0 } END { for (i = 0; i < w; i++) print l[int(i * NR / w) + 1] }' \
 		"$dir/eligible" | while read -r n; do
-		g=$(group "$dir/all/$n.ko")
-		objcopy --dump-section .BTF="$sel/$g/$n.BTF.1" "$dir/all/$n.ko" "$sel/$g/$n.tmp"
-		rm -f "$sel/$g/$n.tmp"
-		objcopy --remove-section .BTF "$dir/all/$n.ko" "$sel/$g/$n.pre.ko"
-		# as the BTF phase meets it: before modules_sign (objcopy keeps the
-		# sections, not the signature appended after them)
-		objcopy "$dir/all/$n.ko" "$sel/$g/$n.ko"
+		select_module "$dir" "$n" "$sel"
 	done
 	nsel=$(find "$sel" -name '*.pre.ko' | wc -l)
 	printf 'set\t%s\t%s\t%s\t%s\t%s\n' debian "Debian $ver modules" "$dir/vmlinux" "$sel" \
 		"$nsel of its $total modules (evenly spaced in name order among the $ne with .BTF and no resolved set8; BENCH_DEBIAN_MODULES=all for all), as shipped: .BTF is pahole's, the split BTF"
 fi
+
+# ---- the largest modules of each Debian kernel ----
+# btf_size MODULE: the bytes of its .BTF section
+btf_size() {
+	hex=$(readelf -SW "$1" 2>/dev/null |
+		sed -n 's/.* \.BTF  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+	echo $((0x${hex:-0}))
+}
+LARGEST=${BENCH_LARGEST:-5}
+found=
+# (in version order: the directories are SUITE/cloud-amd64/VERSION)
+printf '%s\n' "$KROOT"/debian-kernels/*/cloud-amd64/*/ |
+	awk -F/ '{ print $(NF - 1) "\t" $0 }' | sort -V | cut -f2 >"$WORK/debian-kernels"
+while read -r k; do
+	k=${k%/}
+	[ -f "$k/.complete" ] && [ -f "$k/vmlinux" ] || continue
+	found=1
+	debian_kernel "$k"
+	readelf -S "$dir/vmlinux" 2>/dev/null | grep -q ' \.BTF ' ||
+		{ skip "Debian $ver's largest modules" "no .BTF in $dir/vmlinux"; continue; }
+	eligible "$dir"
+	if [ ! -f "$dir/btf-sizes" ]; then
+		while read -r n; do
+			printf '%s %s\n' "$(btf_size "$dir/all/$n.ko")" "$n"
+		done <"$dir/eligible" | sort -k1,1nr -k2 >"$dir/btf-sizes.tmp"
+		mv "$dir/btf-sizes.tmp" "$dir/btf-sizes"
+	fi
+	kv=$(basename "$k")
+	head -n "$LARGEST" "$dir/btf-sizes" | while read -r size n; do
+		sel=$WORK/largest-$kv-$n
+		select_module "$dir" "$n" "$sel"
+		printf 'module\t%s\t%s\t%s\t%s\t%s\n' "$kv/$n" "Debian $kv $n.ko ($size bytes of .BTF)" \
+			"$dir/vmlinux" "$sel" \
+			"among the $LARGEST largest .BTF of its $(wc -l <"$dir/eligible") modules with .BTF and no resolved set8, as shipped (its .BTF as the split BTF)"
+	done
+done <"$WORK/debian-kernels"
+[ -n "$found" ] || skip "Debian's largest modules" "no kernel of make corpus-debian in $KROOT/debian-kernels"

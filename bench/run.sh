@@ -308,6 +308,23 @@ modset_rows() {
 	[ -z "$OLD_B2B" ] || row "$id" "btf2btf@$OLD_LABEL all, per module" - "$prep" sh "$old"
 	row "$id" "resolve_btfids-7.3 per module" - "$prep" sh "$rb"
 }
+# module_rows ID VMLINUX DIR: one of the largest modules (DIR as a set's,
+# with one module): btf2btf as our 7.3 gen-btf.sh runs it and 7.3's
+# resolve_btfids as stock gen-btf.sh does, each a process of its own: the
+# peak RSS of each on this module (issue 45: at or below resolve_btfids' on
+# every module)
+module_rows() {
+	id=$1 v=$2 f=$(find "$3" -name '*.pre.ko') files=$W/$(echo "$1" | tr / _)
+	bd='' rd=''
+	case $f in */extmod/*) bd=--distill-base rd=--distill_base ;; esac
+	# (split by the shell: the flag when there is one)
+	# shellcheck disable=SC2086
+	row "$id" "btf2btf all, gen-btf" "$files.BTF" - "$B2B" -q --features=all $bd -B "$v" \
+		--btf "${f%.pre.ko}.BTF.1" -o "$files.BTF" "$f"
+	# shellcheck disable=SC2086
+	row "$id" resolve_btfids-7.3 "$files.pre.ko.BTF" "cp '$f' '$files.pre.ko'" "$RB73" $rd \
+		--btf_base "$v" --btf "${f%.pre.ko}.BTF.1" "$files.pre.ko"
+}
 if ! wanted modsets; then
 	:
 elif [ -z "$ALL" ] || [ -z "$RB73" ]; then
@@ -318,6 +335,10 @@ else
 	while IFS="$T" read -r kind id label v dir note; do
 		if [ "$kind" = skip ]; then
 			skip "$id" "$label"
+			continue
+		elif [ "$kind" = module ]; then
+			input "$id" module "$label" "$note"
+			module_rows "$id" "$v" "$dir"
 			continue
 		fi
 		n=$(find "$dir/" -name '*.pre.ko' | wc -l)
