@@ -9,11 +9,13 @@
 #include <bpf/btf.h>
 #include <byteswap.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/btf_format.h"
+#include "format/btf_raw.h"
 #include "input/btf_input.h"
 #include "builder.h"
 #include "helpers.h"
@@ -390,6 +392,98 @@ static void test_layout_not_between(void **state)
 	free(native);
 }
 
+/* A kind as <linux/btf.h>'s structs lay it out (the ABI), independently of
+ * the table: the words after struct btf_type, each element's, and the word
+ * of each that is a type id or a name offset (-1: none). */
+struct abi_kind {
+	__u32 kind, extra, elem;
+	int ids[2], elem_id, elem_str;
+};
+
+#define WORD(type, field)	((int)(offsetof(type, field) / 4))
+static const struct abi_kind abi_kinds[] = {
+	{ BTF_KIND_INT, 1, 0, { -1, -1 }, -1, -1 },
+	{ BTF_KIND_PTR, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_ARRAY, sizeof(struct btf_array) / 4, 0,
+	  { 3 + WORD(struct btf_array, type), 3 + WORD(struct btf_array, index_type) }, -1, -1 },
+	{ BTF_KIND_STRUCT, 0, sizeof(struct btf_member) / 4, { -1, -1 },
+	  WORD(struct btf_member, type), WORD(struct btf_member, name_off) },
+	{ BTF_KIND_UNION, 0, sizeof(struct btf_member) / 4, { -1, -1 },
+	  WORD(struct btf_member, type), WORD(struct btf_member, name_off) },
+	{ BTF_KIND_ENUM, 0, sizeof(struct btf_enum) / 4, { -1, -1 }, -1, WORD(struct btf_enum, name_off) },
+	{ BTF_KIND_FWD, 0, 0, { -1, -1 }, -1, -1 },
+	{ BTF_KIND_TYPEDEF, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_VOLATILE, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_CONST, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_RESTRICT, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_FUNC, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_FUNC_PROTO, 0, sizeof(struct btf_param) / 4, { 2, -1 },
+	  WORD(struct btf_param, type), WORD(struct btf_param, name_off) },
+	{ BTF_KIND_VAR, sizeof(struct btf_var) / 4, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_DATASEC, 0, sizeof(struct btf_var_secinfo) / 4, { -1, -1 },
+	  WORD(struct btf_var_secinfo, type), -1 },
+	{ BTF_KIND_FLOAT, 0, 0, { -1, -1 }, -1, -1 },
+	{ BTF_KIND_DECL_TAG, sizeof(struct btf_decl_tag) / 4, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_TYPE_TAG, 0, 0, { 2, -1 }, -1, -1 },
+	{ BTF_KIND_ENUM64, 0, sizeof(struct btf_enum64) / 4, { -1, -1 }, -1,
+	  WORD(struct btf_enum64, name_off) },
+};
+
+/* What word i of a type of kind a holds, by the ABI's structs. */
+static enum b2b_word abi_class(const struct abi_kind *a, __u32 i)
+{
+	if (i == 0)
+		return B2B_W_STR;
+	if (i < 3 + a->extra)
+		return (int)i == a->ids[0] || (int)i == a->ids[1] ? B2B_W_REF : B2B_W_PLAIN;
+	i = (i - 3 - a->extra) % a->elem;
+	return (int)i == a->elem_id ? B2B_W_REF : (int)i == a->elem_str ? B2B_W_STR : B2B_W_PLAIN;
+}
+
+/* The table of kinds says of every kind what the ABI's structs say: its
+ * size by vlen, which words are type ids and name offsets; its walks
+ * (b2b_words(), b2b_fields(), b2b_word_class()) agree word for word, and
+ * its layout section entries are the bytes the table gives. */
+static void test_kind_table_is_the_abi(void **state)
+{
+	(void)state;
+	assert_int_equal(sizeof(abi_kinds) / sizeof(abi_kinds[0]), B2B_BTF_NR_KINDS - 1);
+	assert_null(b2b_kind_layout(0));
+	assert_null(b2b_kind_layout(B2B_BTF_NR_KINDS));
+	for (size_t k = 0; k < sizeof(abi_kinds) / sizeof(abi_kinds[0]); k++) {
+		const struct abi_kind *a = &abi_kinds[k];
+
+		assert_non_null(b2b_kind_layout(a->kind));
+		for (__u32 vlen = 0; vlen < (a->elem ? 4 : 1); vlen++) {
+			__u32 w[3 + 3 + 4 * 3] = { 0 };
+			const struct btf_type *t = (const struct btf_type *)w;
+			enum b2b_word cls[sizeof(w) / 4];
+			struct b2b_fields ids, strs;
+			__u32 n = 3 + a->extra + vlen * a->elem, seen = 0, i;
+
+			w[1] = a->kind << 24 | vlen;
+			assert_int_equal(b2b_btf_type_words(w[1]), n);
+			for (struct b2b_words it = b2b_words(t, 0); b2b_words_next(&it); seen++) {
+				assert_int_equal(it.i, seen);
+				assert_int_equal(it.cls, abi_class(a, it.i));
+				assert_int_equal(b2b_word_class(a->kind, it.i), it.cls);
+				cls[it.i] = it.cls;
+			}
+			assert_int_equal(seen, n);
+			ids = b2b_fields(t, B2B_W_REF);
+			strs = b2b_fields(t, B2B_W_STR);
+			for (seen = 0; b2b_fields_next(&ids, &i); seen++)
+				assert_int_equal(cls[i], B2B_W_REF);
+			for (; b2b_fields_next(&strs, &i); seen++)
+				assert_int_equal(cls[i], B2B_W_STR);
+			for (i = 0; i < n; i++)
+				seen -= cls[i] != B2B_W_PLAIN;
+			assert_int_equal(seen, 0);
+		}
+		assert_string_equal(btf2btf__kind_name(a->kind), b2b_kinds[a->kind].name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_wide_vlen_held),
 		cmocka_unit_test(test_header_tail),
 		cmocka_unit_test(test_layout_not_between),
+		cmocka_unit_test(test_kind_table_is_the_abi),
 	};
 	int ret = cmocka_run_group_tests(tests, NULL, NULL);
 
