@@ -25,6 +25,12 @@ mkdir -p "$3"
 CACHE=$(cd "$3" && pwd)
 PKG=linux-source-$VERSION
 TREE=$CACHE/src/$PKG
+# fetched already: no lock needed (nor possible, where the cache is mounted
+# read-only, as scripts/check-chroot.sh mounts it)
+if [ -f "$TREE/Makefile" ] && [ -f "$CACHE/src/.complete" ]; then
+	printf '%s\n' "$TREE"
+	exit 0
+fi
 # one fetch at a time per cache: two make checks started together (a CI run
 # and a developer's, or two worktrees sharing .cache) would otherwise unpack
 # over each other; the second waits, then finds the tree complete

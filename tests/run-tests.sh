@@ -27,8 +27,9 @@ for t in "$@"; do
 	out=$(cat "$tmp/$i.out" 2> /dev/null)
 	rc=$(cat "$tmp/$i.rc" 2> /dev/null || echo 127)
 	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-	s=$(printf '%s\n' "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -1)
+	# cmocka 2 names the group: "[  SKIPPED ] tests: 1 test(s), listed below:"
+	f=$(printf '%s\n' "$out" | sed -En 's/^\[  FAILED  \] ([^ ]+: )?([0-9]+) test.*/\2/p' | tail -1)
+	s=$(printf '%s\n' "$out" | sed -En 's/^\[  SKIPPED \] ([^ ]+: )?([0-9]+) test.*/\2/p' | tail -1)
 	why=$(printf '%s\n' "$out" | sed -n 's/^SKIP: //p' | sort | uniq -c |
 		awk '{ n = $1; $1 = ""; printf "%s%d %s", sep, n, substr($0, 2); sep = ", " }')
 	printf '%s\n' "$out" | sed -n 's/^SKIP: //p' >> "$tmp/reasons"
