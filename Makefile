@@ -89,7 +89,8 @@ endif
 LIB_STAGES	:= util format input plan edit passes api
 LIB_SRCS	:= $(foreach s,$(LIB_STAGES),$(sort $(wildcard src/lib/$(s)/*.c)))
 CLI_SRCS	:= $(addprefix src/cli/,main.c cli.c batch.c heap.c report.c inspect.c dump.c json.c cproto.c names.c \
-		   type_keys.c diff.c kfunc_diff.c lint.c kfunc_decl.c kfunc_table.c kfunc_history.c)
+		   type_keys.c diff.c kfunc_diff.c lint.c kfunc_decl.c kfunc_table.c kfunc_history.c \
+		   prog_externs.c check_prog.c)
 # objects by source path under src/ (obj/lib/format/btf_format.o)
 LIB_OBJS	:= $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 PIC_OBJS	:= $(patsubst src/%.c,$(BUILD)/pic/%.o,$(LIB_SRCS))

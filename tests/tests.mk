@@ -102,6 +102,14 @@ check-kfunc-decl: $(BTF2BTF_BIN) fixtures $(BUILD)/tests/kfunc-externs
 		./tests/test-kfunc-decl.sh
 check: check-kfunc-decl
 .PHONY: check-kfunc-decl
+# --check-prog on BPF objects clang compiles from tests/check-prog/ against
+# kernels made from the fixtures (and --kfuncs --format=c --used-by)
+# (needs clang, pahole, jq)
+check-check-prog: $(BTF2BTF_BIN) fixtures
+	BTF2BTF=$(abspath $(BTF2BTF_BIN)) FIXTURE_DIR=$(abspath $(FIXTURE_DIR)) \
+		./tests/test-check-prog.sh
+check: check-check-prog
+.PHONY: check-check-prog
 # Debian's own cloud kernels (bookworm 6.1, trixie 6.12, sid 7.2,
 # trixie-backports 7.3) and all their modules through every view and the
 # transform in memory: fetched into DEBIAN_KERNELS (outside the clone, as the

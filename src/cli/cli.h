@@ -24,6 +24,8 @@ struct cli_opts {
 	bool diff_kfuncs;	/* --diff --kfuncs */
 	bool c_format;		/* --kfuncs --format=c */
 	const char *vmlinux_h;	/* --vmlinux-h: the header --format=c includes */
+	const char *kfunc_names;	/* --kfunc-names: --format=c declares these only */
+	const char *used_by;	/* --used-by: ... and the kfuncs of this BPF object */
 	int verbose;		/* -1 quiet, 0 default, 1.. verbose */
 	unsigned int errors;	/* error messages printed so far */
 	char first_error[512];	/* for -j: the error a failed run reports on stdout */
@@ -111,5 +113,9 @@ int cli_check(const char *path);
 /* --kfunc-history K1 ... Kn: the kfuncs of n kernels, oldest first (each
  * [LABEL=]FILE), per kfunc across them. */
 int cli_kfunc_history(int n, char **kernels);
+/* --check-prog: the kfunc and ksym externs of the BPF objects among args
+ * against the kernels among them ([LABEL=]FILE[,MODULE...]). 0 every strong
+ * extern resolves on every kernel, 1 one does not, 2 bad input. */
+int cli_check_prog(int n, char **args);
 
 #endif /* BTF2BTF_CLI_H */

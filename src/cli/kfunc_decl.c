@@ -21,11 +21,19 @@
  *     <linux/types.h> also unless it was (uapi_guard()), or with
  *     --vmlinux-h FILE an #include of FILE, checked to define them.
  *
+ * --kfunc-names LIST (names or fnmatch() patterns, comma separated) and
+ * --used-by PROG.bpf.o (the kfuncs the object calls, "___flavour" names as
+ * libbpf looks them up) keep only the kfuncs asked for: a program carries
+ * the declarations it needs. A name or pattern no kfunc answers is an
+ * error; a kfunc the object calls that the kernel lacks, a warning (the
+ * object may guard it).
+ *
  * The header is made in memory and printed whole, or nothing is printed.
  */
 #include <bpf/btf.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +41,7 @@
 #include "cli.h"
 #include "cproto.h"
 #include "inspect.h"
+#include "prog_externs.h"
 
 #define MAX_DEPTH 32
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -61,7 +70,106 @@ struct header {
 	size_t nr_decls;
 	const char *bad;	/* why a type cannot be declared, or NULL */
 	uint32_t bad_id;
+	/* --kfunc-names, --used-by: the kfuncs to declare (none: all) */
+	char **want;
+	bool *want_from_prog;	/* from --used-by: a miss is a warning */
+	unsigned int *hits;
+	size_t nr_want;
 };
+
+static int want_add(struct header *h, const char *name, size_t len, bool from_prog)
+{
+	char **w = realloc(h->want, (h->nr_want + 1) * sizeof(*w));
+	bool *f;
+
+	if (!w)
+		return -ENOMEM;
+	h->want = w;
+	f = realloc(h->want_from_prog, (h->nr_want + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	h->want_from_prog = f;
+	w[h->nr_want] = strndup(name, len);
+	if (!w[h->nr_want])
+		return -ENOMEM;
+	f[h->nr_want++] = from_prog;
+	return 0;
+}
+
+/* The names of --kfunc-names and --used-by: 0, or 1 after the error. */
+static int want_read(struct header *h, const char *names, const char *used_by)
+{
+	struct prog p;
+	int err = 0;
+
+	for (const char *s = names; s && *s && !err; ) {
+		size_t len = strcspn(s, ",");
+
+		if (len)
+			err = want_add(h, s, len, false);
+		s += len + (s[len] == ',');
+	}
+	if (!err && names && !h->nr_want) {
+		cli_error("--kfunc-names: no name in '%s'", names);
+		return 1;
+	}
+	if (!err && used_by) {
+		int rc = prog_load(&p, used_by);
+
+		if (rc == 1)
+			cli_error("%s: --used-by takes a BPF object (an ELF file of machine BPF)",
+				  used_by);
+		if (rc)
+			return 1;
+		for (size_t i = 0; i < p.nr && !err; i++)
+			if (p.ext[i].func)
+				err = want_add(h, p.ext[i].essent, strlen(p.ext[i].essent), true);
+		prog_free(&p);
+	}
+	if (!err)
+		h->hits = calloc(h->nr_want + 1, sizeof(*h->hits));
+	if (err || !h->hits) {
+		cli_error("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+static bool wanted(const struct header *h, const char *name)
+{
+	bool any = false;
+
+	if (!h->want)
+		return true;
+	for (size_t i = 0; i < h->nr_want; i++)
+		if (!fnmatch(h->want[i], name, 0)) {
+			h->hits[i]++;
+			any = true;
+		}
+	return any;
+}
+
+/* Names no kfunc answered: 0, or 1 after the error (a warning only for the
+ * kfuncs an object calls). */
+static int want_check(const struct header *h, const char *path, const char *used_by)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < h->nr_want; i++) {
+		if (h->hits[i])
+			continue;
+		if (h->want_from_prog[i]) {
+			fprintf(stderr, "btf2btf: warning: %s: no kfunc %s, which %s calls: not "
+				"declared (btf2btf --check-prog says what loading it there does)\n",
+				path, h->want[i], used_by);
+		} else {
+			cli_error("%s: --kfunc-names: no kfunc %s '%s'", path,
+				  strpbrk(h->want[i], "*?[") ? "matches" : "is named", h->want[i]);
+			ret = 1;
+		}
+	}
+	return ret;
+}
 
 static const char *type_name(const struct btf *btf, const struct btf_type *t)
 {
@@ -187,6 +295,11 @@ static int cmp_decl(const void *a, const void *b)
 
 static void header_free(struct header *h)
 {
+	for (size_t i = 0; i < h->nr_want; i++)
+		free(h->want[i]);
+	free(h->want);
+	free(h->want_from_prog);
+	free(h->hits);
 	for (size_t i = 0; i < h->nr_decls; i++)
 		free(h->decls[i].proto);
 	free(h->decls);
@@ -221,7 +334,7 @@ static int collect(struct header *h, const struct btf2btf *b, const char *path)
 			return -errno;
 		}
 		f = btf__type_by_id(h->btf, k->btf_id);
-		if (!f || !btf_is_func(f) || is_added_impl(b, k))
+		if (!f || !btf_is_func(f) || is_added_impl(b, k) || !wanted(h, k->name))
 			continue;
 		h->bad = NULL;
 		need_type(h, f->type, 0);
@@ -530,9 +643,15 @@ int cli_kfunc_decls(const char *path)
 	 * the bpf_kfunc tags, dedup and sort a declaration does not need) */
 	o->features = BTF2BTF_FEAT_IMPLICIT_ARGS | BTF2BTF_FEAT_FASTCALL_TAGS |
 		      BTF2BTF_FEAT_ARENA_ATTRS;
+	if ((o->kfunc_names || o->used_by) && want_read(&h, o->kfunc_names, o->used_by)) {
+		header_free(&h);
+		return 1;
+	}
 	open_rc = cli_open(path, CLI_OPEN_QUIET, &b);
-	if (open_rc)
+	if (open_rc) {
+		header_free(&h);
 		return open_rc;
+	}
 	inspect_note_problems(b, path, INSPECT_NOTE_PROBLEMS | INSPECT_NOTE_OBJECT);
 	err = btf2btf__transform(b);
 	if (err) {
@@ -540,7 +659,8 @@ int cli_kfunc_decls(const char *path)
 		return cli_fail(path, err);
 	}
 	err = btf2btf__btf(b) ? collect(&h, b, path) : -errno;
-	if (!err && o->vmlinux_h && check_vmlinux_h(&h, o->vmlinux_h)) {
+	if ((!err && o->vmlinux_h && check_vmlinux_h(&h, o->vmlinux_h)) ||
+	    (!err && want_check(&h, path, o->used_by))) {
 		header_free(&h);
 		btf2btf__close(b);
 		return 1;

@@ -33,6 +33,9 @@ enum {
 	OPT_FORMAT,
 	OPT_VMLINUX_H,
 	OPT_MAX_DECOMPRESSED,
+	OPT_CHECK_PROG,
+	OPT_KFUNC_NAMES,
+	OPT_USED_BY,
 	MODE_KFUNC_DECLS,	/* --kfuncs --format=c, for the usage table */
 };
 
@@ -53,10 +56,13 @@ static const struct option long_opts[] = {
 	{ "diff",		no_argument,		NULL, OPT_DIFF },
 	{ "check",		no_argument,		NULL, OPT_CHECK },
 	{ "kfunc-history",	no_argument,		NULL, OPT_HISTORY },
+	{ "check-prog",		no_argument,		NULL, OPT_CHECK_PROG },
 	{ "werror",		no_argument,		NULL, OPT_WERROR },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "vmlinux-h",		required_argument,	NULL, OPT_VMLINUX_H },
 	{ "max-decompressed",	required_argument,	NULL, OPT_MAX_DECOMPRESSED },
+	{ "kfunc-names",	required_argument,	NULL, OPT_KFUNC_NAMES },
+	{ "used-by",		required_argument,	NULL, OPT_USED_BY },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "pretty",		no_argument,		NULL, 'p' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -77,6 +83,7 @@ static void usage(FILE *f)
 
 "       btf2btf --diff [--kfuncs] [OPTIONS] OLD NEW\n"
 "       btf2btf --kfunc-history [-j] [LABEL=]KERNEL...\n"
+"       btf2btf --check-prog [-j] PROG.bpf.o... [LABEL=]KERNEL[,MODULE...]...\n"
 "\n"
 "Rewrite the BTF of each OBJ (vmlinux.o, .tmp_vmlinux*, vmlinux, modules .ko:\n"
 "their -B base is read once) for kfuncs flagged KF_IMPLICIT_ARGS: add\n"
@@ -118,12 +125,19 @@ static void usage(FILE *f)
 "                          sees (--kfuncs --format=c OBJ > kfuncs.h)\n"
 "      --vmlinux-h FILE    with --format=c: #include FILE (a vmlinux.h) for the\n"
 "                          types instead of declaring them\n"
+"      --kfunc-names LIST  with --format=c: only these kfuncs (names or\n"
+"                          patterns as bpf_obj_*, comma separated)\n"
+"      --used-by PROG.bpf.o  with --format=c: only the kfuncs PROG calls\n"
 "      --diff OLD NEW      print the types NEW adds and the FUNCs whose proto changed;\n"
 "                          with --kfuncs, the kfuncs added, removed, moved to\n"
 "                          KF_IMPLICIT_ARGS, with other flags or prototypes\n"
 "      --kfunc-history     the kfuncs of the KERNELs (vmlinux or raw BTF, oldest\n"
 "                          first, LABEL=FILE to name one): per kfunc its first\n"
 "                          kernel, prototype changes, KF_IMPLICIT_ARGS, flags\n"
+"      --check-prog        which KERNELs run the BPF objects: each kfunc and\n"
+"                          __ksym extern resolved as libbpf and the verifier\n"
+"                          do at load (ok, missing, incompatible, not a kfunc);\n"
+"                          exit 1 when a strong one fails on a kernel\n"
 "      --check             lint the kfunc declarations; exit 1 on an error\n"
 "      --werror            with --check: exit 1 on a warning too\n"
 "  -T, --transform         with --dump/--kfuncs: show the result of the transform\n"
@@ -137,7 +151,8 @@ static void usage(FILE *f)
 	usage_modes(f);
 	fprintf(f, "\n"
 "Exit status: 0 on success, 1 on error (or --check errors), 2 on bad usage;\n"
-"--diff as diff(1): 0 same, 1 different, 2 trouble.\n");
+"--diff as diff(1): 0 same, 1 different, 2 trouble; --check-prog: 0 every\n"
+"strong extern resolves on every kernel, 1 not, 2 bad input.\n");
 }
 
 static const struct {
@@ -340,6 +355,8 @@ enum {
 	GIVEN_FORMAT	= 1 << 10,
 	GIVEN_C_FORMAT	= 1 << 11,
 	GIVEN_VMLINUX_H	= 1 << 12,
+	GIVEN_KFUNC_NAMES = 1 << 13,
+	GIVEN_USED_BY	= 1 << 14,
 };
 
 /*
@@ -360,13 +377,16 @@ static const struct mode_usage {
 	{ OPT_KFUNCS, "--kfuncs", GIVEN_BTF | GIVEN_BASE | GIVEN_DRY_RUN | GIVEN_T |
 	  GIVEN_ADD_TAGS | GIVEN_JSON | GIVEN_FEATURES, "it prints and never writes a file" },
 	{ MODE_KFUNC_DECLS, "--kfuncs --format=c", GIVEN_BTF | GIVEN_BASE | GIVEN_C_FORMAT |
-	  GIVEN_VMLINUX_H, "it declares what BPF programs see of the kernel's kfuncs, "
+	  GIVEN_VMLINUX_H | GIVEN_KFUNC_NAMES | GIVEN_USED_BY, "it declares what BPF programs see of the kernel's kfuncs, "
 	  "transformed as the kernel's build does, as C" },
 	/* the plan --check prints depends on the features */
 	{ OPT_CHECK, "--check", GIVEN_BTF | GIVEN_BASE | GIVEN_JSON | GIVEN_FEATURES | GIVEN_WERROR,
 	  "it lints the object as it is (transformed or not) and writes nothing" },
 	{ OPT_HISTORY, "--kfunc-history", GIVEN_JSON,
 	  "it reads each kernel's BTF as it is (a vmlinux or raw BTF, no base) and writes nothing" },
+	{ OPT_CHECK_PROG, "--check-prog", GIVEN_JSON,
+	  "it reads the objects and each kernel's BTF as they are (LABEL=VMLINUX,MODULE... "
+	  "for modules) and writes nothing" },
 	{ OPT_DIFF, "--diff", GIVEN_BASE | GIVEN_JSON,
 	  "it compares OLD and NEW as they are (each may be raw BTF) and writes nothing" },
 };
@@ -377,6 +397,7 @@ static const struct { unsigned int bit; const char *opt; } given_names[] = {
 	{ GIVEN_JSON, "-j/-p" }, { GIVEN_DISTILL, "--distill-base" },
 	{ GIVEN_FEATURES, "--features" }, { GIVEN_WERROR, "--werror" }, { GIVEN_FORMAT, "-O" },
 	{ GIVEN_C_FORMAT, "--format" }, { GIVEN_VMLINUX_H, "--vmlinux-h" },
+	{ GIVEN_KFUNC_NAMES, "--kfunc-names" }, { GIVEN_USED_BY, "--used-by" },
 };
 
 /* --help's table of what each mode takes, made from the two tables above
@@ -552,6 +573,7 @@ static int run(int mode, int argc, char **argv)
 	}
 	switch (mode) {
 	case OPT_HISTORY: return cli_kfunc_history(nr, argv + optind);
+	case OPT_CHECK_PROG: return cli_check_prog(nr, argv + optind);
 	case 0: return cli_run_each("transform", nr, argv + optind, run_transform);
 	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
 	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
@@ -621,6 +643,7 @@ int main(int argc, char **argv)
 		case OPT_DIFF:
 		case OPT_CHECK:
 		case OPT_HISTORY:
+		case OPT_CHECK_PROG:
 			/* --diff --kfuncs: the diff of the kfunc tables */
 			if ((mode == OPT_DIFF && opt == OPT_KFUNCS) ||
 			    (mode == OPT_KFUNCS && opt == OPT_DIFF)) {
@@ -629,8 +652,8 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (mode && mode != opt) {
-				cli_error("--dump, --kfuncs, --diff, --check and --kfunc-history "
-					  "exclude each other (but --diff --kfuncs)");
+				cli_error("--dump, --kfuncs, --diff, --check, --kfunc-history and "
+					  "--check-prog exclude each other (but --diff --kfuncs)");
 				return finish_stdout(2);
 			}
 			mode = opt;
@@ -651,6 +674,8 @@ int main(int argc, char **argv)
 			if (rc)
 				return finish_stdout(rc);
 			break;
+		case OPT_KFUNC_NAMES: o->kfunc_names = optarg; given |= GIVEN_KFUNC_NAMES; break;
+		case OPT_USED_BY: o->used_by = optarg; given |= GIVEN_USED_BY; break;
 		case 'j': o->json = true; given |= GIVEN_JSON; break;
 		case 'p': o->json = true; o->pretty = true; given |= GIVEN_JSON; break;
 		case 'v': o->verbose = o->verbose < 0 ? 1 : o->verbose + 1; break;
@@ -667,7 +692,8 @@ int main(int argc, char **argv)
 		}
 	}
 	libbpf_set_print(cli_libbpf_log);
-	if (mode == OPT_DIFF)
+	/* as diff(1): 1 says something of the inputs, 2 is trouble */
+	if (mode == OPT_DIFF || mode == OPT_CHECK_PROG)
 		o->fail_status = 2;
 	/* --features as pahole's --btf_features: the names given, nothing else */
 	if (given & (GIVEN_FEATURES | GIVEN_ADD_TAGS))
