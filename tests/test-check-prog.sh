@@ -118,7 +118,7 @@ expect "impl: loads on old (weak at 0), not on new" "true false" \
 # weak, strong, flavours, non-kfuncs
 expect "guarded: weak missing: missing, the load goes on" "missing false" \
 	"$(cell "$T/all" guarded.bpf.o bpf_kfunc_not_anywhere new) $(cell "$T/all" guarded.bpf.o bpf_kfunc_not_anywhere new fails_load)"
-expect "guarded: weak incompatible: left at 0 (libbpf >= 1.3)" "incompatible false" \
+expect "guarded: weak incompatible: left at 0 (libbpf since 2023)" "incompatible false" \
 	"$(cell "$T/all" guarded.bpf.o bpf_kfunc_plain_aux new) $(cell "$T/all" guarded.bpf.o bpf_kfunc_plain_aux new fails_load)"
 expect "guarded: a ___flavour is looked up without it" ok \
 	"$(cell "$T/all" guarded.bpf.o bpf_kfunc_noflags___v2 new)"

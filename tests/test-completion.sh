@@ -175,7 +175,8 @@ for m in $modes; do
 		arg=; [ "${want_arg[$o]}" = required ] && arg=x
 		case $o in -O|--output-format) arg=raw ;; --format) arg=c ;; --features) arg=default ;; esac
 		objs=a.o; [ "$m" = --diff ] && objs="a.o b.o"
-		extra=; [ "$m $o" = "--kfuncs --vmlinux-h" ] && extra="--format c"	# with its format
+		extra=	# the options of --kfuncs --format=c, with their format
+		case "$m $o" in "--kfuncs --vmlinux-h"|"--kfuncs --kfunc-names"|"--kfuncs --used-by") extra="--format c" ;; esac
 		rc=0; "$btf2btf" "$m" $extra "$o" $arg $objs > /dev/null 2> "$work/err" || rc=$?
 		refused=false; [ $rc = 2 ] && grep -qE "means nothing with|exclude each other|is a format of" "$work/err" && refused=true
 		if $offered && $refused; then fail "'btf2btf $m -' offers $o, which $m refuses: $(cat "$work/err")"

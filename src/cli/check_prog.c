@@ -2,17 +2,17 @@
 /*
  * --check-prog: which kernels run a BPF object. Every kfunc extern and
  * typed __ksym variable of each object is looked up in each kernel's BTF the
- * way libbpf's bpf_object__load() resolves it (the tree's tools/lib/bpf of
- * 7.3, libbpf 1.8), and the kfunc rules of the verifier are applied on top:
+ * way libbpf's bpf_object__load() resolves it (the tools/lib/bpf of Linux
+ * 7.3), and the kfunc rules of the verifier are applied on top:
  *
- *  - the name: a kfunc's up to a "___flavour" suffix (libbpf >= 1.3), a
+ *  - the name: a kfunc's up to a "___flavour" suffix (libbpf since 2023), a
  *    FUNC of that name in vmlinux, else in the modules in the order given
  *    (libbpf: in the order the kernel lists them); a variable's VAR likewise;
  *  - not found: weak, it resolves to 0 (the program must guard the call
  *    with bpf_ksym_exists()); strong, "not found in kernel or module BTFs";
  *  - found: the object's FUNC_PROTO against the kernel's by
  *    bpf_core_types_are_compat() (below, as relo_core.c has it); a weak
- *    kfunc that does not match resolves to 0 (libbpf >= 1.3; 1.1.2 fails
+ *    kfunc that does not match resolves to 0 (libbpf since 2023; 1.1.2 fails
  *    the load), a strong one fails; a variable's type likewise, weak or not;
  *  - then the verifier: a FUNC that no kfunc set registers (no set8 entry,
  *    no "bpf_kfunc" decl tag), and the <kfunc>_impl a KF_IMPLICIT_ARGS
@@ -371,7 +371,8 @@ static void judge(const struct prog *p, const struct prog_extern *e, const struc
 	}
 	if (compat <= 0) {
 		c->v = V_INCOMPATIBLE;
-		/* libbpf >= 1.3: a weak kfunc that does not match is left at 0 */
+		/* libbpf since its kfunc flavours (2023): a weak kfunc that
+		 * does not match is left at 0 */
 		c->fails = !(e->func && e->weak);
 		if (c->fails)
 			c->error = e->func ?
