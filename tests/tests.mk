@@ -119,6 +119,7 @@ check: check-check-prog
 DEBIAN_KERNELS	?= $(KERNEL_CACHE_ROOT)/debian-kernels
 corpus-debian: $(BTF2BTF_BIN)
 	./tests/corpus-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
+	./tests/check-prog-debian.sh $(BTF2BTF_BIN) $(DEBIAN_KERNELS)
 .PHONY: corpus-debian
 # The whole make check in a Debian SUITE chroot (trixie, forky, ...) with
 # that suite's toolchain, warnings as errors; CHROOT_MAKEFLAGS go to its make
