@@ -228,9 +228,12 @@ static void table_add(const char *file, const struct krow *r)
 	row = &table.rows[table.nr++];
 	for (int c = 0; c < NR_COLS; c++)
 		(*row)[c] = strdup(cells[c]);
-	if (strcmp(r->proto, r->bpf_proto) &&
-	    asprintf(&(*row)[C_PROTO], "%s  [BPF: %s]", r->proto, r->bpf_proto) < 0)
-		(*row)[C_PROTO] = NULL;
+	/* the prototype cell replaced, the copy made above freed */
+	if (strcmp(r->proto, r->bpf_proto)) {
+		free((*row)[C_PROTO]);
+		if (asprintf(&(*row)[C_PROTO], "%s  [BPF: %s]", r->proto, r->bpf_proto) < 0)
+			(*row)[C_PROTO] = NULL;
+	}
 	for (int c = 0; c < NR_COLS; c++)
 		table.failed |= !(*row)[c];
 }
