@@ -253,6 +253,86 @@ static void test_batch_one_table(void **state)
 	th_run_free(&r);
 }
 
+/* Raw BTF of basic.o transformed with bpf_kfunc tags on every kfunc
+ * (tags: true), or without any (only the set8s had them). */
+static const char *raw_of_basic(const char *name, bool tags)
+{
+	const char *path = th_path(name);
+	struct run r;
+
+	run_status(&r, 0, (const char *[]){ "btf2btf", "-q", "--features",
+					    tags ? "implicit_args,kfunc_tags" : "implicit_args", "-o",
+					    path, th_fixture(tags ? "basic.o" : "kfuncs.gcc.o"), NULL });
+	th_run_free(&r);
+	return path;
+}
+
+/* Unknown is a value: raw BTF has no set8s, so flags and sets are
+ * "unknown" (null), and what the BTF shows (an _impl with the kernel
+ * prototype beside a kfunc) makes that kfunc KF_IMPLICIT_ARGS and
+ * already transformed. */
+static void test_unknown_is_a_value(void **state)
+{
+	const char *raw = raw_of_basic("tagged.btf", true);
+	const char *doc = th_path("k.json");
+	struct run r;
+	FILE *f;
+
+	(void)state;
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", raw, NULL });
+	assert_non_null(strstr(r.out, "bpf_kfunc_implicit_arg      tag    unknown  unknown  already_transformed"));
+	assert_non_null(strstr(r.out, "bpf_kfunc_noflags           tag    unknown  unknown  unknown"));
+	assert_null(strstr(r.out, " plain "));
+	th_run_free(&r);
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "-j", raw, NULL });
+	f = fopen(doc, "w");
+	assert_non_null(f);
+	fputs(r.out, f);
+	fclose(f);
+	th_run_free(&r);
+	th_sh(&r, "jq -c '[.kfuncs[] | select(.name == \"bpf_kfunc_implicit_arg\" or "
+		  ".name == \"bpf_kfunc_noflags\") | [.flags, .flag_names, .sets, .implicit_args, "
+		  ".state]]' %s", doc);
+	assert_string_equal(r.out, "[[null,null,null,true,\"already_transformed\"],"
+				   "[null,null,null,null,null]]\n");
+	th_run_free(&r);
+	/* the header says so */
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfuncs", "--format=c", raw, NULL });
+	assert_non_null(strstr(r.out, "The kfuncs' flags are unknown"));
+	assert_non_null(strstr(r.out, "extern int bpf_kfunc_implicit_arg(int a0) __weak __ksym;"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
+/* --diff --kfuncs against a kernel whose kfuncs are unknown (no set8s, no
+ * decl tags) says so, exit 2, instead of adding them all. */
+static void test_diff_kfuncs_unknown(void **state)
+{
+	const char *raw = raw_of_basic("untagged.btf", false);
+	const char *tagged = raw_of_basic("tagged.btf", true);
+	const char *obj = th_fixture("kfuncs.gcc.o");
+	struct run r;
+
+	(void)state;
+	run_status(&r, 2, (const char *[]){ "btf2btf", "--diff", "--kfuncs", raw, obj, NULL });
+	assert_non_null(strstr(r.out, "(kfuncs unknown: no set8s read and no bpf_kfunc decl tags)"));
+	assert_non_null(strstr(r.out, "kfuncs added: unknown\n"));
+	assert_null(strstr(r.out, "\n+int "));
+	th_run_free(&r);
+	run_status(&r, 2, (const char *[]){ "btf2btf", "--diff", "--kfuncs", "-j", raw, obj, NULL });
+	assert_non_null(strstr(r.out, "\"kfuncs\":null"));
+	assert_non_null(strstr(r.out, "\"added\":null"));
+	th_run_free(&r);
+	/* tags list the kfuncs: compared, but not their flags */
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--diff", "--kfuncs", tagged,
+					    th_fixture("basic.o"), NULL });
+	assert_non_null(strstr(r.out, "flags unknown: no set8s read"));
+	assert_non_null(strstr(r.out, "flags changed: unknown\n"));
+	assert_non_null(strstr(r.out, "kfuncs added: 0\n"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_dump_no_kfunc_note),
 		cmocka_unit_test(test_stdin_dash),
 		cmocka_unit_test(test_batch_one_table),
+		cmocka_unit_test(test_unknown_is_a_value),
+		cmocka_unit_test(test_diff_kfuncs_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,6 +144,7 @@ struct krow {
 	const char *planned;	/* once transformed: the plan's verdict */
 	uint32_t type_id;	/* the kfunc FUNC's proto, as it is now */
 	bool implicit;		/* the plan handles it as KF_IMPLICIT_ARGS */
+	bool known;		/* its set8s and flags could be read (else: unknown) */
 	char id_col[16], impl_col[32];
 	char *flags;
 	char *proto;		/* the prototype the kernel implements */
@@ -161,7 +162,7 @@ char *inspect_bpf_proto(const struct btf *btf, const struct btf2btf_kfunc *k, bo
 }
 
 /* A row of the plan: the library decided everything, this only formats it. */
-static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
+static int fill_row(struct krow *r, const struct btf *btf, bool transformed, bool known)
 {
 	const struct btf2btf_kfunc *k = r->k;
 	const struct btf_type *t = btf__type_by_id(btf, k->btf_id);
@@ -169,8 +170,10 @@ static int fill_row(struct krow *r, const struct btf *btf, bool transformed)
 
 	r->type_id = t ? t->type : 0;
 	r->implicit = k->impl_name != NULL;
-	r->flags = inspect_flags_str(k->flags);
-	r->state = cli_state_str(k->state);
+	r->known = known;
+	/* without set8s: what the BTF showed (a transformed kfunc), else unknown */
+	r->flags = known ? inspect_flags_str(k->flags) : strdup(INSPECT_UNKNOWN);
+	r->state = known || k->state != BTF2BTF_KFUNC_PLAIN ? cli_state_str(k->state) : INSPECT_UNKNOWN;
 	r->planned = cli_state_str(k->planned);
 	/* the kernel prototype is _impl's once the kfunc has been reduced */
 	r->proto = cproto_func(btf, k->orig_proto_id, impl_proto ? k->impl_name : k->name, -1);
@@ -211,7 +214,8 @@ static struct {
 static void table_add(const char *file, const struct krow *r)
 {
 	const char *cells[NR_COLS] = { file, r->id_col, r->k->name, inspect_found_str(r->k->found_by),
-				       *r->k->sets ? r->k->sets : "-", r->flags, r->state,
+				       !r->known ? INSPECT_UNKNOWN : *r->k->sets ? r->k->sets : "-",
+				       r->flags, r->state,
 				       r->impl_col, r->proto };
 	char *(*row)[NR_COLS];
 
@@ -283,14 +287,37 @@ static void print_json(const struct btf2btf *b, const struct krow *rows, size_t 
 		json_string_field(j, "name", r->k->name);
 		json_key(j, "found_by");
 		inspect_found_json(j, r->k->found_by);
+		/* null: the input cannot tell (no set8s to read) */
 		json_key(j, "sets");
-		inspect_list_json(j, r->k->sets, ',');
-		json_uint_field(j, "flags", r->k->flags);
+		if (r->known)
+			inspect_list_json(j, r->k->sets, ',');
+		else
+			json_null(j);
+		json_key(j, "flags");
+		if (r->known)
+			json_uint(j, r->k->flags);
+		else
+			json_null(j);
 		json_key(j, "flag_names");
-		inspect_flags_json(j, r->flags);
-		json_bool_field(j, "implicit_args", r->implicit);
-		json_string_field(j, "state", r->state);
-		json_string_field(j, "planned", r->planned);
+		if (r->known)
+			inspect_flags_json(j, r->flags);
+		else
+			json_null(j);
+		json_key(j, "implicit_args");
+		if (r->known || r->implicit)
+			json_bool(j, r->implicit);
+		else
+			json_null(j);
+		json_key(j, "state");
+		if (strcmp(r->state, INSPECT_UNKNOWN))
+			json_string(j, r->state);
+		else
+			json_null(j);
+		json_key(j, "planned");
+		if (strcmp(r->state, INSPECT_UNKNOWN))
+			json_string(j, r->planned);
+		else
+			json_null(j);
 		json_key(j, "actions");
 		actions_json(j, r->k->actions);
 		json_uint_field(j, "reduced_params", r->k->reduced_params);
@@ -349,7 +376,8 @@ int cli_kfuncs(const char *path)
 		err = -errno;
 	for (size_t i = 0; i < nr && !err; i++) {
 		rows[i].k = btf2btf__kfunc(b, i);
-		err = rows[i].k ? fill_row(&rows[i], btf2btf__btf(b), o->transform) : -errno;
+		err = rows[i].k ? fill_row(&rows[i], btf2btf__btf(b), o->transform,
+					   inspect_sets_readable(b)) : -errno;
 	}
 	if (!err) {
 		cli_tally()->kfuncs += nr;

@@ -17,6 +17,8 @@ struct json;
  * without set8s (INSPECT_NOTE_OBJECT: not for --dump, which shows none).
  */
 enum { INSPECT_NOTE_PROBLEMS = 1, INSPECT_NOTE_OBJECT = 2 };
+/* What a view prints (null in JSON) for what the input cannot tell. */
+#define INSPECT_UNKNOWN "unknown"
 /* Print --kfuncs' text table of the objects so far (with_file: a FILE
  * column, for several) and empty it. */
 void inspect_kfuncs_flush(bool with_file);

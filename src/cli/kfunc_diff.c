@@ -49,6 +49,9 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 		if (!p[c])
 			return -ENOMEM;
 	}
+	/* a side whose kfuncs are unknown: nothing added or removed */
+	if (!kside_kfuncs_known(o) || !kside_kfuncs_known(n))
+		return 0;
 	while (i < o->nr || j < n->nr) {
 		int cmp = i == o->nr ? 1 : j == n->nr ? -1 : strcmp(o->k[i].name, n->k[j].name);
 
@@ -64,9 +67,10 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 			p[C_ADDED][nr[C_ADDED]++] = (struct pair){ NULL, &n->k[j++] };
 			continue;
 		}
-		if (!o->k[i].implicit && n->k[j].implicit)
+		/* without set8s a kfunc not shown transformed may be flagged */
+		if (!o->k[i].implicit && n->k[j].implicit && o->set8s)
 			p[C_IMPLICIT][nr[C_IMPLICIT]++] = (struct pair){ &o->k[i], &n->k[j] };
-		if (o->k[i].flags != n->k[j].flags)
+		if (o->set8s && n->set8s && o->k[i].flags != n->k[j].flags)
 			p[C_FLAGS][nr[C_FLAGS]++] = (struct pair){ &o->k[i], &n->k[j] };
 		if (strcmp(o->k[i].bpf_proto, n->k[j].bpf_proto))
 			p[C_PROTO][nr[C_PROTO]++] = (struct pair){ &o->k[i], &n->k[j] };
@@ -76,11 +80,38 @@ static int pair_up(const struct kside *o, const struct kside *n, struct pair *p[
 	return 0;
 }
 
+/* Why a change cannot be told (its count unknown), or NULL. */
+static const char *unknown_why(const struct kside *o, const struct kside *n, int c)
+{
+	const struct kside *u = !kside_kfuncs_known(o) ? o : !kside_kfuncs_known(n) ? n : NULL;
+
+	if (u)
+		return "unknown";
+	if (c == C_FLAGS && (!o->set8s || !n->set8s))
+		return "unknown";
+	return NULL;
+}
+
+static void print_side(const char *mark, const struct kside *s)
+{
+	if (kside_kfuncs_known(s))
+		printf("%s %s (%zu kfuncs%s)\n", mark, s->path, s->nr,
+		       s->set8s ? "" : "; flags unknown: no set8s read");
+	else
+		printf("%s %s (kfuncs unknown: no set8s read and no bpf_kfunc decl tags)\n", mark,
+		       s->path);
+}
+
 static void print_text(const struct kside *o, const struct kside *n, struct pair *p[C_NR],
 		       const size_t nr[C_NR])
 {
-	printf("--- %s (%zu kfuncs)\n+++ %s (%zu kfuncs)\n", o->path, o->nr, n->path, n->nr);
+	print_side("---", o);
+	print_side("+++", n);
 	for (int c = 0; c < C_NR; c++) {
+		if (unknown_why(o, n, c)) {
+			printf("%s: unknown\n", change_title[c]);
+			continue;
+		}
 		printf("%s: %zu\n", change_title[c], nr[c]);
 		for (size_t i = 0; i < nr[c]; i++) {
 			const struct kf *a = p[c][i].old, *b = p[c][i].new;
@@ -133,11 +164,20 @@ static void print_json(const struct kside *o, const struct kside *n, struct pair
 		json_key(&j, s ? "new" : "old");
 		json_start_object(&j);
 		json_string_field(&j, "file", sides[s]->path);
-		json_uint_field(&j, "kfuncs", sides[s]->nr);
+		json_key(&j, "kfuncs");
+		if (kside_kfuncs_known(sides[s]))
+			json_uint(&j, sides[s]->nr);
+		else
+			json_null(&j);
+		json_bool_field(&j, "flags_known", sides[s]->set8s);
 		json_end_object(&j);
 	}
 	for (int c = 0; c < C_NR; c++) {
 		json_key(&j, change_key[c]);
+		if (unknown_why(o, n, c)) {
+			json_null(&j);
+			continue;
+		}
 		json_start_array(&j);
 		for (size_t i = 0; i < nr[c]; i++) {
 			const struct kf *a = p[c][i].old, *b = p[c][i].new;
@@ -175,10 +215,12 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 		print_json(&o, &n, p, nr);
 	else
 		print_text(&o, &n, p, nr);
-	/* as diff(1): 1 when they differ */
+	/* as diff(1): 1 when they differ, 2 when that cannot be told */
 	ret = 0;
 	for (int c = 0; c < C_NR; c++)
 		ret |= nr[c] > 0;
+	if (!kside_kfuncs_known(&o) || !kside_kfuncs_known(&n))
+		ret = 2;
 out:
 	for (int c = 0; c < C_NR; c++)
 		free(p[c]);

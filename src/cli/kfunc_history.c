@@ -9,7 +9,8 @@
  *
  * Flags come from the set8s of .BTF_ids. Raw BTF has none: its flags are
  * "unknown" (JSON null), and so is a move to KF_IMPLICIT_ARGS that only
- * such a kernel could show; nothing is guessed from prototypes.
+ * such a kernel could show, unless its BTF shows the kfunc transformed (the
+ * plan's: an _impl with the kernel prototype beside it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,15 +29,9 @@ struct kernel {
 	struct kside s;
 };
 
-/*
- * Whether a kfunc missing from kernel k is known to be missing: the set8s
- * list every kfunc, and so do the decl tags pahole >= 1.27 puts on each;
- * raw BTF with neither (an older pahole) shows no kfunc at all, and its
- * silence says nothing.
- */
 static bool kfuncs_known(const struct kernel *k)
 {
-	return k->s.set8s || k->s.nr > 0;
+	return kside_kfuncs_known(&k->s);
 }
 
 /* One kfunc across the kernels: at[i] is kernel i's, or NULL. */
@@ -97,8 +92,10 @@ static void fill_row(struct row *r, const struct kernel *ks, int n)
 			r->gone = -1;	/* back again */
 			r->proto_changes += strcmp(r->at[prev]->bpf_proto, k->bpf_proto) != 0;
 		}
-		known |= ks[i].s.set8s;
-		if (!r->implicit && !ks[i].s.set8s) {
+		/* without set8s the BTF may still show it transformed (an _impl
+		 * with the kernel prototype beside it): known then */
+		known |= ks[i].s.set8s || k->implicit;
+		if (!r->implicit && !ks[i].s.set8s && !k->implicit) {
 			unseen = true;
 		} else if (!r->implicit && k->implicit) {
 			/* a kernel without flags before it may hide the move */

@@ -14,6 +14,11 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct kf *)a)->name, ((const struct kf *)b)->name);
 }
 
+bool kside_kfuncs_known(const struct kside *s)
+{
+	return s->set8s || s->nr > 0;
+}
+
 const struct kf *kside_find(const struct kside *s, const char *name)
 {
 	struct kf key = { .name = name };

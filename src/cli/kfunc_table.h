@@ -31,6 +31,11 @@ struct kside {
  */
 int kside_load(struct kside *s, const char *path, bool as_is);
 void kside_free(struct kside *s);
+/* Whether a kfunc missing from s is known to be missing: the set8s list
+ * every kfunc, and so do the decl tags pahole >= 1.27 puts on each; raw
+ * BTF or a stripped vmlinux with neither (an older pahole) shows no kfunc
+ * at all, and its silence says nothing. */
+bool kside_kfuncs_known(const struct kside *s);
 /* The kfunc named name, or NULL. */
 const struct kf *kside_find(const struct kside *s, const char *name);
 /* The kfunc named <name>_impl (the legacy form of name), or NULL. */

@@ -675,6 +675,84 @@ static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 		kf->actions |= BTF2BTF_ACT_ARENA_ARGS;
 }
 
+/*
+ * A kfunc whose flags cannot be read (no set8 to find it in: raw BTF, a
+ * stripped vmlinux) is KF_IMPLICIT_ARGS and transformed when the BTF says
+ * so by itself: a FUNC <name>_impl (impl) whose prototype is the kfunc's
+ * followed by an implicit argument (or a legacy _impl's void * there), as
+ * the transform leaves it. Then it is what it is (already transformed, its
+ * kernel prototype _impl's); otherwise nothing is planned, and the views
+ * say the flags are unknown.
+ */
+static void plan_unflagged(struct planner *p, struct btf2btf_kfunc *kf, __u32 impl)
+{
+	const struct b2b_btf *btf = p->in->btf;
+	__u32 proto = type_of(p, kf->btf_id)->type, iproto = type_of(p, impl)->type;
+	int vlen = b2b_vlen(type_of(p, proto)), ikeep;
+
+	if (kf->state != BTF2BTF_KFUNC_PLAIN || b2b_first_implicit_arg(btf, proto) >= 0)
+		return;
+	ikeep = b2b_first_implicit_arg(btf, iproto);
+	if (ikeep < 0 && (int)b2b_vlen(type_of(p, iproto)) > vlen &&
+	    b2b_is_ptr(type_of(p, btf_params(type_of(p, iproto))[vlen].type)))
+		ikeep = vlen;
+	if (ikeep != vlen || !is_proto_prefix(btf, proto, iproto, vlen))
+		return;
+	kf->impl_name = b2b_arena_strdup(&p->k->strs, b2b_btf_name(btf, type_of(p, impl)));
+	if (!kf->impl_name) {
+		p->err = -ENOMEM;
+		return;
+	}
+	kf->state = kf->planned = BTF2BTF_KFUNC_ALREADY;
+	kf->impl_id = impl;
+	kf->orig_proto_id = iproto;
+	kf->implicit_arg = ikeep;
+}
+
+static int by_kfunc_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct btf2btf_kfunc *const *)a)->name,
+		      (*(const struct btf2btf_kfunc *const *)b)->name);
+}
+
+/* Without set8s: each FUNC X_impl of a kfunc X, in one walk of the types
+ * (the name index holds only what set8 entries ask for). */
+static void plan_unflagged_all(struct planner *p)
+{
+	const struct b2b_btf *btf = p->in->btf;
+	struct btf2btf_kfunc **by_name, key, *keyp = &key;
+	char name[BTF2BTF_KSYM_NAME_LEN];
+	size_t nr = 0, sl = strlen(BTF2BTF_IMPL_SUFFIX);
+
+	if (!(p->plan->features & BTF2BTF_FEAT_IMPLICIT_ARGS) || !p->k->nr)
+		return;
+	by_name = b2b_calloc(p->k->nr, sizeof(*by_name));
+	if (!by_name) {
+		p->err = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < p->k->nr; i++)
+		if (!(p->k->items[i].found_by & (BTF2BTF_FOUND_SET8 | BTF2BTF_FOUND_KFUNC_ID_SET)))
+			by_name[nr++] = &p->k->items[i];
+	qsort(by_name, nr, sizeof(*by_name), by_kfunc_name);
+	key.name = name;
+	for (__u32 id = p->start; nr && id < b2b_btf_type_cnt(btf) && !p->err; id++) {
+		const struct btf_type *t = b2b_btf_own_type(btf, id);
+		const char *n = b2b_is_func(t) ? b2b_btf_name(btf, t) : "";
+		size_t len = strlen(n);
+		struct btf2btf_kfunc **kf;
+
+		if (len <= sl || len - sl >= sizeof(name) || strcmp(n + len - sl, BTF2BTF_IMPL_SUFFIX))
+			continue;
+		memcpy(name, n, len - sl);
+		name[len - sl] = 0;
+		kf = bsearch(&keyp, by_name, nr, sizeof(*by_name), by_kfunc_name);
+		if (kf)
+			plan_unflagged(p, *kf, id);
+	}
+	free(by_name);
+}
+
 static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 {
 	unsigned int feat = p->plan->features;
@@ -685,7 +763,7 @@ static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 		/* no .BTF_ids at all (raw BTF, a stripped object): there is no
 		 * set8 to be in, and nothing true to say */
 		if (!p->in->ids || !p->in->ids->nr_entries)
-			return;
+			return;		/* what the BTF shows: plan_unflagged_all() */
 		if (!*kf->sets)
 			problem(p, R_TAG_NOT_IN_SET, kf->name, kf->btf_id,
 				"%s has a bpf_kfunc decl tag but is in no set8: no program can call it",
@@ -720,6 +798,8 @@ int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct
 	plan_entries(&p);
 	for (size_t i = 0; i < k->nr && !p.err; i++)
 		plan_kfunc(&p, &k->items[i]);
+	if (!p.err && (!in->ids || !in->ids->nr_entries))
+		plan_unflagged_all(&p);
 	if (p.err) {
 		b2b_plan_free(plan);
 		return b2b_errno(in->log, p.err, "out of memory");
