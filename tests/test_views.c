@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "recipes.h"
 
 static void run_status(struct run *r, int want, const char *const *argv)
 {
@@ -333,6 +334,53 @@ static void test_diff_kfuncs_unknown(void **state)
 	th_cleanup();
 }
 
+/* A kernel-gen fixture with a linux_banner of release rel in .rodata. */
+static const char *kernel_with_banner(const char *gen, const char *rel)
+{
+	const char *obj = th_path(gen), *banner = th_path("banner");
+	char *out = strdup(th_path(rel));
+	struct run r;
+	FILE *f;
+
+	assert_non_null(out);
+	assert_int_equal(fx_make_named(gen, obj), 0);
+	f = fopen(banner, "w");
+	assert_non_null(f);
+	fprintf(f, "Linux version %s (builder) #1 SMP%c", rel, 0);
+	assert_int_equal(fclose(f), 0);
+	th_sh(&r, "objcopy --add-section .rodata=%s --set-section-flags .rodata=alloc,readonly %s %s",
+	      banner, obj, out);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	return out;
+}
+
+/* --kfunc-history with kernels out of their versions' order: said once. */
+static void test_history_order_said(void **state)
+{
+	char *old = (char *)kernel_with_banner("kernel-gen1", "6.18.0-test");
+	char *new = (char *)kernel_with_banner("kernel-gen2", "7.3.0-test");
+	struct run r;
+
+	(void)state;
+	th_require_tool("objcopy");
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfunc-history", new, old, NULL });
+	assert_int_equal(th_count_lines(r.err), 1);
+	assert_non_null(strstr(r.err, "warning: --kfunc-history takes the kernels oldest first, "
+				      "but "));
+	assert_non_null(strstr(r.err, "(6.18) comes after "));
+	th_run_free(&r);
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfunc-history", old, new, old, NULL });
+	assert_int_equal(th_count_lines(r.err), 1);	/* once, not per pair */
+	th_run_free(&r);
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--kfunc-history", old, new, NULL });
+	assert_string_equal(r.err, "");
+	th_run_free(&r);
+	free(old);
+	free(new);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_batch_one_table),
 		cmocka_unit_test(test_unknown_is_a_value),
 		cmocka_unit_test(test_diff_kfuncs_unknown),
+		cmocka_unit_test(test_history_order_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -286,6 +286,30 @@ static int refuse_non_kernel(const struct kernel *k)
 	return 0;
 }
 
+/* Kernels given out of their versions' order (read from the objects: raw
+ * BTF has none) make FIRST and GONE wrong: said once, the order given kept. */
+static void warn_order(const struct kernel *ks, int n)
+{
+	uint32_t last = 0;
+	int at = -1;
+
+	for (int i = 0; i < n; i++) {
+		uint32_t v = btf2btf__object_info(ks[i].s.b)->kernel_version;
+
+		if (!v)
+			continue;
+		if (at >= 0 && v < last) {
+			fprintf(stderr, "btf2btf: warning: --kfunc-history takes the kernels oldest "
+				"first, but %s (%u.%u) comes after %s (%u.%u): FIRST and GONE follow "
+				"the order given\n", ks[i].label, v >> 16, (v >> 8) & 0xff,
+				ks[at].label, last >> 16, (last >> 8) & 0xff);
+			return;
+		}
+		last = v;
+		at = i;
+	}
+}
+
 int cli_kfunc_history(int n, char **args)
 {
 	struct kernel *ks = calloc(n, sizeof(*ks));
@@ -302,6 +326,8 @@ int cli_kfunc_history(int n, char **args)
 		if (kside_load(&ks[i].s, ks[i].s.path, true) || refuse_non_kernel(&ks[i]))
 			goto out;
 	}
+	if (cli_opts()->verbose >= 0)
+		warn_order(ks, n);
 	for (int i = 0; i < n; i++)
 		cap += ks[i].s.nr;
 	rows = calloc(cap ? cap : 1, sizeof(*rows));
