@@ -381,6 +381,39 @@ static void test_history_order_said(void **state)
 	th_cleanup();
 }
 
+/* --kfunc-history with a kernel's modules (files or a directory): a kfunc
+ * that lives in a module is not gone from that kernel. */
+static void test_history_with_modules(void **state)
+{
+	const char *old = th_fixture("basic.o"), *kernel = th_fixture("split.o");
+	char *dir = strdup(th_path("mods")), *with_file, *with_dir;
+	struct run r;
+
+	(void)state;
+	assert_non_null(dir);
+	th_sh(&r, "mkdir -p %s/net && cp %s %s/net/m.ko", dir, th_fixture("split.o.ko"), dir);
+	assert_int_equal(r.status, 0);
+	th_run_free(&r);
+	assert_true(asprintf(&with_file, "2=%s,%s", kernel, th_fixture("split.o.ko")) > 0);
+	assert_true(asprintf(&with_dir, "2=%s,%s", kernel, dir) > 0);
+	/* without its modules: gone in 2 */
+	th_sh(&r, "%s --kfunc-history -j 1=%s 2=%s | jq -c '.kfuncs[] | "
+		  "select(.name == \"bpf_kfunc_implicit_arg\") | .gone'", th_cli(), old, kernel);
+	assert_string_equal(r.out, "\"2\"\n");
+	th_run_free(&r);
+	for (int i = 0; i < 2; i++) {
+		th_sh(&r, "%s --kfunc-history -j 1=%s '%s' | jq -c '[(.kfuncs[] | "
+			  "select(.name == \"bpf_kfunc_implicit_arg\") | .gone), .kernels[1].file]'",
+		      th_cli(), old, i ? with_dir : with_file);
+		assert_true(!strncmp(r.out, "[null,", 6));
+		th_run_free(&r);
+	}
+	free(with_file);
+	free(with_dir);
+	free(dir);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_is_a_value),
 		cmocka_unit_test(test_diff_kfuncs_unknown),
 		cmocka_unit_test(test_history_order_said),
+		cmocka_unit_test(test_history_with_modules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@ static const char UNKNOWN[] = "unknown";
 
 struct kernel {
 	const char *label;	/* LABEL of LABEL=FILE, else FILE */
+	const char *modules;	/* of LABEL=FILE,MODULES...: its modules, or NULL */
 	struct kside s;
 };
 
@@ -51,11 +52,21 @@ static void split_label(const char *arg, struct kernel *k)
 {
 	const char *eq = strchr(arg, '=');
 
+	const char *comma;
+
 	k->label = arg;
 	k->s.path = arg;
 	if (eq && eq > arg && eq[1] && !memchr(arg, '/', eq - arg)) {
 		k->label = strndup(arg, eq - arg);
 		k->s.path = eq + 1;
+	}
+	/* FILE,MODULES...: the kernel with its modules (files or directories) */
+	comma = strchr(k->s.path, ',');
+	if (comma && comma[1]) {
+		k->modules = comma + 1;
+		k->s.path = strndup(k->s.path, comma - k->s.path);
+		if (k->label == arg)
+			k->label = k->s.path;
 	}
 }
 
@@ -323,7 +334,8 @@ int cli_kfunc_history(int n, char **args)
 	}
 	for (int i = 0; i < n; i++) {
 		split_label(args[i], &ks[i]);
-		if (kside_load(&ks[i].s, ks[i].s.path, true) || refuse_non_kernel(&ks[i]))
+		if (kside_load(&ks[i].s, ks[i].s.path, true) || refuse_non_kernel(&ks[i]) ||
+		    (ks[i].modules && kside_add_modules(&ks[i].s, ks[i].modules)))
 			goto out;
 	}
 	if (cli_opts()->verbose >= 0)

@@ -9,6 +9,8 @@
 
 struct kf {
 	const char *name;
+	char *owned_name;	/* name, when the object it came from is closed */
+	size_t order;		/* among a kernel's and its modules': which came first */
 	uint32_t flags;
 	bool implicit;		/* KF_IMPLICIT_ARGS */
 	char *bpf_proto;	/* what BPF programs see */
@@ -30,6 +32,11 @@ struct kside {
  * transform). 0, or 1 after printing the error.
  */
 int kside_load(struct kside *s, const char *path, bool as_is);
+/* Add the kfuncs of the modules in list (comma separated: module files,
+ * or directories searched for *.ko, *.ko.xz, *.ko.gz, *.ko.zst), each read
+ * on s's object as base, to s (a module's kfunc beside the base's of the
+ * same name is left out). 0, or 1 after printing the error. */
+int kside_add_modules(struct kside *s, const char *list);
 void kside_free(struct kside *s);
 /* Whether a kfunc missing from s is known to be missing: the set8s list
  * every kfunc, and so do the decl tags pahole >= 1.27 puts on each; raw
