@@ -414,6 +414,32 @@ static void test_history_with_modules(void **state)
 	th_cleanup();
 }
 
+/* --diff with a base per side: -B OLDBASE -B NEWBASE; a second -B
+ * elsewhere is bad usage. */
+static void test_diff_base_per_side(void **state)
+{
+	const char *base = th_fixture("split.o"), *mod = th_fixture("split.o.ko");
+	const char *wrong = th_fixture("kfuncs.gcc.o");
+	struct run r;
+
+	(void)state;
+	/* the same module on the same base: no difference */
+	run_status(&r, 0, (const char *[]){ "btf2btf", "--diff", "-B", base, "-B", base, mod, mod,
+					    NULL });
+	th_run_free(&r);
+	/* NEW read on the second base: the wrong one for it, said about NEW */
+	run_status(&r, 2, (const char *[]){ "btf2btf", "--diff", "-B", base, "-B", wrong, mod, mod,
+					    NULL });
+	assert_non_null(strstr(r.err, wrong));
+	assert_non_null(strstr(r.err, "built for another kernel"));
+	th_run_free(&r);
+	run_status(&r, 2, (const char *[]){ "btf2btf", "--kfuncs", "-B", base, "-B", base, mod,
+					    NULL });
+	assert_non_null(strstr(r.err, "a base per side is for --diff"));
+	th_run_free(&r);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_diff_kfuncs_unknown),
 		cmocka_unit_test(test_history_order_said),
 		cmocka_unit_test(test_history_with_modules),
+		cmocka_unit_test(test_diff_base_per_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,13 @@ int cli_fail(const char *path, int err)
 	return 1;
 }
 
+int cli_new_side(void)
+{
+	if (cli.new_base_path)
+		cli.base_path = cli.new_base_path;
+	return 0;
+}
+
 int cli_check_not_own_base(const char *path, const char *base_path)
 {
 	struct stat a, b;

@@ -12,6 +12,7 @@
 struct cli_opts {
 	const char *btf_path;
 	const char *base_path;
+	const char *new_base_path;	/* --diff: a second -B, NEW's base (OLD's is base_path) */
 	const char *output;
 	bool output_elf;	/* -O elf: -o gets a copy of the object, not raw BTF */
 	bool dry_run;
@@ -107,6 +108,8 @@ int cli_kfuncs(const char *path);
 /* --kfuncs --format=c: extern declarations of the kfuncs, a C header. */
 int cli_kfunc_decls(const char *path);
 int cli_diff(const char *old_path, const char *new_path);
+/* --diff, after OLD is open: NEW's base from now on (a second -B); 0. */
+int cli_new_side(void);
 /* --diff --kfuncs: the kfuncs of OLD and NEW paired by name. */
 int cli_diff_kfuncs(const char *old_path, const char *new_path);
 int cli_check(const char *path);

@@ -427,7 +427,7 @@ int cli_diff(const char *old_path, const char *new_path)
 	size_t noe = 0, nne = 0;
 	int ret = cli_opts()->fail_status;
 
-	if (open_side(&o, old_path) || open_side(&n, new_path))
+	if (open_side(&o, old_path) || cli_new_side() || open_side(&n, new_path))
 		goto out;
 	/* only the split part is compared: the base is the same for both */
 	if (entries_build(&o, &ok, &oe, &noe) || entries_build(&n, &nk, &ne, &nne) ||

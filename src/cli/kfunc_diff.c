@@ -205,7 +205,7 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 	size_t nr[C_NR];
 	int ret = cli_opts()->fail_status;
 
-	if (kside_load(&o, old_path, false) || kside_load(&n, new_path, false))
+	if (kside_load(&o, old_path, false) || cli_new_side() || kside_load(&n, new_path, false))
 		goto out;
 	if (pair_up(&o, &n, p, nr)) {
 		cli_error("out of memory");

@@ -545,9 +545,14 @@ static int run(int mode, int argc, char **argv)
 			return 2;
 		}
 	}
+	if (o->new_base_path && mode != OPT_DIFF) {
+		cli_error("-B given twice: a base per side is for --diff (OLD's, then NEW's)");
+		return 2;
+	}
 	/* -B X X (easy to type as -B vmlinux vmlinux *.ko): nonsense, said */
 	for (int i = optind; i < argc; i++)
-		if (cli_check_not_own_base(argv[i], o->base_path))
+		if (cli_check_not_own_base(argv[i], o->new_base_path && i > optind ?
+							 o->new_base_path : o->base_path))
 			return 2;
 	if (o->btf_path && cli_check_not_own_base(o->btf_path, o->base_path))
 		return 2;
@@ -616,7 +621,15 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":B:o:O:nTjpvqhV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_BTF: o->btf_path = optarg; given |= GIVEN_BTF; break;
-		case 'B': o->base_path = optarg; given |= GIVEN_BASE; break;
+		case 'B':
+			/* --diff -B OLDBASE -B NEWBASE: a base per side */
+			if (o->base_path && o->new_base_path) {
+				cli_error("-B given three times: one base, or with --diff one per side");
+				return finish_stdout(2);
+			}
+			*(o->base_path ? &o->new_base_path : &o->base_path) = optarg;
+			given |= GIVEN_BASE;
+			break;
 		case 'o': o->output = optarg; given |= GIVEN_OUTPUT; break;
 		case 'O':
 			if (strcmp(optarg, "raw") && strcmp(optarg, "elf")) {
