@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # The man pages against what they document:
+# - README.md, kernel/README.md and bench/README.md within their sizes;
 # - every long option `btf2btf --help` names is in btf2btf(1);
 # - every symbol of src/lib/libbtf2btf.map is in libbtf2btf(3), in its
 #   SYNOPSIS and in its text;
@@ -65,6 +66,15 @@ if [ -z "$missing" ]; then
 else
 	bad "libbtf2btf(3) lacks (in its SYNOPSIS or its text) these symbols of libbtf2btf.map:$missing"
 fi
+
+# the front documents stay short: the reference is in the man pages, the
+# rest in docs/ (issue 47: README 12 KB, kernel/README 25 KB, bench/README 15 KB)
+for d in README.md:12 kernel/README.md:25 bench/README.md:15; do
+	f=$top/${d%:*} max=$(( ${d#*:} * 1024 ))
+	size=$(stat -c %s "$f")
+	[ "$size" -le "$max" ] && ok "${d%:*}: $size bytes (at most ${d#*:} KiB)" ||
+		bad "${d%:*}: $size bytes, more than ${d#*:} KiB: move the detail to docs/ or a man page"
+done
 
 # the version the pages say, the header's
 ver=$(sed -n 's/^#define BTF2BTF_VERSION[[:space:]]*"\(.*\)"/\1/p' "$top/include/btf2btf.h")
