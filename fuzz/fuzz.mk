@@ -87,7 +87,7 @@ fuzz: $(FUZZ_BIN) fuzz-seeds fuzz-unpack
 		-artifact_prefix=tests/corpus/ $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
 		$(FUZZ_CORPUS) $(FUZZ_SEEDS) tests/corpus
 
-# every target in turn, FUZZ_SECONDS each (CI: 7 targets x 60 s); the kept
+# every target in turn, FUZZ_SECONDS each (CI: 7 targets x 35 s); the kept
 # corpus and tests/corpus for fuzz_btf2btf, the seeds and tests/corpus/NAME
 # (regression inputs) for each surface
 fuzz-ci: $(FUZZ_BIN) $(FUZZ_SURFACE_BINS) fuzz-seeds
