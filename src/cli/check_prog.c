@@ -281,18 +281,6 @@ static char *kfunc_decl(const struct kernel *k, const char *name, const struct k
 	return cproto_func(p->btf, btf__type_by_id(p->btf, *id)->type, name, -1);
 }
 
-static char *strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *strfmt(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 static bool ends_with_impl(const char *name, size_t *stem)
 {
@@ -316,7 +304,7 @@ static char *other_shape(const struct prog *p, const struct prog_extern *e,
 	size_t stem;
 	bool is_impl = ends_with_impl(e->essent, &stem);
 
-	name = is_impl ? strndup(e->essent, stem) : strfmt("%s%s", e->essent, BTF2BTF_IMPL_SUFFIX);
+	name = is_impl ? strndup(e->essent, stem) : cli_strfmt("%s%s", e->essent, BTF2BTF_IMPL_SUFFIX);
 	if (!name)
 		return NULL;
 	decl = kfunc_decl(k, name, &where, &id);
@@ -324,7 +312,7 @@ static char *other_shape(const struct prog *p, const struct prog_extern *e,
 		bool fits = types_are_compat(p->btf, e->type_id, where->btf,
 					     btf__type_by_id(where->btf, id)->type, 32) > 0;
 
-		hint = strfmt("the kernel has %s %s: %s (%s)", is_impl ? "the kfunc" : "its legacy form",
+		hint = cli_strfmt("the kernel has %s %s: %s (%s)", is_impl ? "the kfunc" : "its legacy form",
 			      name, decl, fits ? "your declaration fits it" : "declare it so to call it");
 	}
 	free(decl);
@@ -351,7 +339,7 @@ static void judge(const struct prog *p, const struct prog_extern *e, const struc
 		c->v = V_MISSING;
 		c->fails = !e->weak;
 		if (c->fails)
-			c->error = strfmt("extern (%s) '%s': not found in kernel %s", what, e->name,
+			c->error = cli_strfmt("extern (%s) '%s': not found in kernel %s", what, e->name,
 					  e->func ? "or module BTFs" : "BTF");
 		if (e->func)
 			c->hint = other_shape(p, e, k);
@@ -376,9 +364,9 @@ static void judge(const struct prog *p, const struct prog_extern *e, const struc
 		c->fails = !(e->func && e->weak);
 		if (c->fails)
 			c->error = e->func ?
-				strfmt("extern (func ksym) '%s': func_proto incompatible with %s's: %s",
+				cli_strfmt("extern (func ksym) '%s': func_proto incompatible with %s's: %s",
 				       e->name, where->path, c->kernel_decl ? c->kernel_decl : "?") :
-				strfmt("extern (var ksym) '%s': incompatible types, kernel has %s",
+				cli_strfmt("extern (var ksym) '%s': incompatible types, kernel has %s",
 				       e->name, c->kernel_decl ? c->kernel_decl : "?");
 		if (e->func)
 			c->hint = other_shape(p, e, k);
@@ -405,8 +393,8 @@ static void judge(const struct prog *p, const struct prog_extern *e, const struc
 		c->v = V_NOT_KFUNC;
 		c->fails = true;
 		c->error = added_impl(k, where, e->essent, id) ?
-			strfmt("verifier: cannot find address for kernel function %s", e->essent) :
-			strfmt("verifier: calling kernel function %s is not allowed", e->essent);
+			cli_strfmt("verifier: cannot find address for kernel function %s", e->essent) :
+			cli_strfmt("verifier: calling kernel function %s is not allowed", e->essent);
 		c->hint = other_shape(p, e, k);
 		return;
 	default:

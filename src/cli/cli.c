@@ -264,3 +264,15 @@ int cli_open(const char *path, unsigned int how, struct btf2btf **b)
 	cli_log_plan(*b, path);
 	return 0;
 }
+
+char *cli_strfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}

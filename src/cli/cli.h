@@ -94,6 +94,8 @@ enum {
  * printing the error. */
 int cli_open(const char *path, unsigned int how, struct btf2btf **b);
 /* "plain", "pending", "transformed", "legacy", "already_transformed" */
+/* vasprintf into a new string; NULL when out of memory */
+char *cli_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *cli_state_str(enum btf2btf_kfunc_state s);
 /* Name of BTF2BTF_ACT_* bit number bit in JSON ("add_impl") or in text
  * ("add _impl"); NULL past the last action. */

@@ -17,22 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cproto.h"
 
 #define MAX_DEPTH 32
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, f);
-	n = vasprintf(&s, f, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
-}
 
 /* "base inner", consuming inner. */
 static char *with_base(const char *base, char *inner)
@@ -41,7 +30,7 @@ static char *with_base(const char *base, char *inner)
 
 	if (!inner)
 		return NULL;
-	s = *inner ? fmt("%s %s", base, inner) : strdup(base);
+	s = *inner ? cli_strfmt("%s %s", base, inner) : strdup(base);
 	free(inner);
 	return s;
 }
@@ -53,7 +42,7 @@ static char *grouped(char *inner)
 
 	if (!inner || *inner != '*')
 		return inner;
-	s = fmt("(%s)", inner);
+	s = cli_strfmt("(%s)", inner);
 	free(inner);
 	return s;
 }
@@ -152,7 +141,7 @@ static char *decl(const struct btf *btf, uint32_t id, char *inner, int depth, in
 	case BTF_KIND_FWD:
 		q = btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t)) ? "union"
 		    : btf_is_enum(t) || btf_is_enum64(t) ? "enum" : "struct";
-		s = n ? fmt("%s %s", q, n) : fmt("%s {...}", q);
+		s = n ? cli_strfmt("%s %s", q, n) : cli_strfmt("%s {...}", q);
 		if (!s) {
 			free(inner);
 			return NULL;
@@ -161,7 +150,7 @@ static char *decl(const struct btf *btf, uint32_t id, char *inner, int depth, in
 		free(s);
 		return ps;
 	case BTF_KIND_PTR:
-		s = fmt("*%s", inner);
+		s = cli_strfmt("*%s", inner);
 		free(inner);
 		return decl(btf, t->type, s, depth + 1, -1);
 	case BTF_KIND_CONST:
@@ -170,32 +159,32 @@ static char *decl(const struct btf *btf, uint32_t id, char *inner, int depth, in
 		q = btf_is_const(t) ? "const" : btf_is_volatile(t) ? "volatile" : "restrict";
 		if (mods_on_ptr(btf, t)) {
 			/* int *const p: the qualifier goes after the pointer's '*' */
-			s = *inner ? fmt("%s %s", q, inner) : strdup(q);
+			s = *inner ? cli_strfmt("%s %s", q, inner) : strdup(q);
 			free(inner);
 			return decl(btf, t->type, s, depth + 1, -1);
 		}
 		s = decl(btf, t->type, inner, depth + 1, -1);
-		ps = s ? fmt("%s %s", q, s) : NULL;
+		ps = s ? cli_strfmt("%s %s", q, s) : NULL;
 		free(s);
 		return ps;
 	case BTF_KIND_TYPE_TAG:
 		/* as btf_dump prints it: void __attribute__((btf_type_tag("x"))) *p;
 		 * with kind_flag the tag is the attribute itself (7.3's arena
 		 * pointers: void __attribute__((address_space(1))) *p) */
-		s = btf_kflag(t) ? fmt("__attribute__((%s))%s%s", n ? n : "", *inner ? " " : "", inner)
-				 : fmt("__attribute__((btf_type_tag(\"%s\")))%s%s", n ? n : "",
+		s = btf_kflag(t) ? cli_strfmt("__attribute__((%s))%s%s", n ? n : "", *inner ? " " : "", inner)
+				 : cli_strfmt("__attribute__((btf_type_tag(\"%s\")))%s%s", n ? n : "",
 				       *inner ? " " : "", inner);
 		free(inner);
 		return decl(btf, t->type, s, depth + 1, -1);
 	case BTF_KIND_ARRAY:
 		inner = grouped(inner);
-		s = inner ? fmt("%s[%u]", inner, btf_array(t)->nelems) : NULL;
+		s = inner ? cli_strfmt("%s[%u]", inner, btf_array(t)->nelems) : NULL;
 		free(inner);
 		return decl(btf, btf_array(t)->type, s, depth + 1, -1);
 	case BTF_KIND_FUNC_PROTO:
 		inner = grouped(inner);
 		ps = inner ? params(btf, t, depth, max_params) : NULL;
-		s = ps ? fmt("%s(%s)", inner, ps) : NULL;
+		s = ps ? cli_strfmt("%s(%s)", inner, ps) : NULL;
 		free(inner);
 		free(ps);
 		return decl(btf, t->type, s, depth + 1, -1);

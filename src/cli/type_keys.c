@@ -10,20 +10,10 @@
 
 #include "btf2btf.h"
 
+#include "cli.h"
+
 #include "type_keys.h"
 
-static char *xfmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *xfmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
 
 static const char *str_at(const struct btf *btf, uint32_t off)
 {
@@ -144,8 +134,8 @@ static const char *use_of(struct type_keys *k, uint32_t id)
 			up = type_key(k, ref->from);
 			if (!up)
 				continue;
-			path = m->name_off ? xfmt("%s.%s", up, str_at(k->btf, m->name_off))
-					   : xfmt("%s.#%d", up, ref->idx);
+			path = m->name_off ? cli_strfmt("%s.%s", up, str_at(k->btf, m->name_off))
+					   : cli_strfmt("%s.#%d", up, ref->idx);
 			break;
 		}
 		case BTF_KIND_FUNC_PROTO:
@@ -153,12 +143,12 @@ static const char *use_of(struct type_keys *k, uint32_t id)
 			if (!up)
 				continue;
 			if (ref->idx < 0)
-				path = xfmt("%s ret", up);
+				path = cli_strfmt("%s ret", up);
 			else if (btf_params(t)[ref->idx].name_off)
-				path = xfmt("%s param %s", up,
+				path = cli_strfmt("%s param %s", up,
 					    str_at(k->btf, btf_params(t)[ref->idx].name_off));
 			else
-				path = xfmt("%s param #%d", up, ref->idx);
+				path = cli_strfmt("%s param #%d", up, ref->idx);
 			break;
 		case BTF_KIND_TYPEDEF: case BTF_KIND_FUNC: case BTF_KIND_VAR:
 			up = type_key(k, ref->from);
@@ -170,7 +160,7 @@ static const char *use_of(struct type_keys *k, uint32_t id)
 			up = use_of(k, ref->from);
 			if (!up)
 				continue;
-			path = xfmt("%s %s", up, kind_str(t));
+			path = cli_strfmt("%s %s", up, kind_str(t));
 			break;
 		}
 		if (!path)
@@ -200,13 +190,13 @@ static char *make_key(struct type_keys *k, uint32_t id)
 	case BTF_KIND_PTR: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
 		sub = type_key(k, t->type);
-		return sub ? xfmt("%s%s%s(%s)", kind_str(t), *name ? " " : "", name, sub) : NULL;
+		return sub ? cli_strfmt("%s%s%s(%s)", kind_str(t), *name ? " " : "", name, sub) : NULL;
 	case BTF_KIND_ARRAY:
 		sub = type_key(k, btf_array(t)->type);
-		return sub ? xfmt("ARRAY[%u](%s)", btf_array(t)->nelems, sub) : NULL;
+		return sub ? cli_strfmt("ARRAY[%u](%s)", btf_array(t)->nelems, sub) : NULL;
 	case BTF_KIND_DECL_TAG:
 		sub = type_key(k, t->type);
-		return sub ? xfmt("DECL_TAG %s(%s #%d)", name, sub, btf_decl_tag(t)->component_idx)
+		return sub ? cli_strfmt("DECL_TAG %s(%s #%d)", name, sub, btf_decl_tag(t)->component_idx)
 			   : NULL;
 	case BTF_KIND_FUNC_PROTO:
 		f = open_memstream(&s, &size);
@@ -229,9 +219,9 @@ static char *make_key(struct type_keys *k, uint32_t id)
 		return s;
 	default:
 		if (*name)
-			return xfmt("%s %s", kind_str(t), name);
+			return cli_strfmt("%s %s", kind_str(t), name);
 		sub = use_of(k, id);
-		return sub ? xfmt("%s (anon) in %s", kind_str(t), sub) : NULL;
+		return sub ? cli_strfmt("%s (anon) in %s", kind_str(t), sub) : NULL;
 	}
 }
 
