@@ -20,9 +20,28 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "btf2btf.h"
+
 #ifndef FUZZ_FAIL
 #define FUZZ_FAIL(why) (fprintf(stderr, "fuzz: %s\n", why), abort())
 #endif
+
+/* The errors the library logged since a target last zeroed fuzz_errors,
+ * and the last one's text: a target's property that a failure logs its
+ * error (FUZZ_VERBOSE=1 prints every line). */
+static unsigned int fuzz_errors;
+static char fuzz_last_error[512];
+
+static __attribute__((unused)) void fuzz_log(enum btf2btf_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == BTF2BTF_LOG_ERROR) {
+		fuzz_errors++;
+		snprintf(fuzz_last_error, sizeof(fuzz_last_error), "%s", msg);
+	}
+	if (getenv("FUZZ_VERBOSE"))
+		fprintf(stderr, "log[%d]: %s\n", level, msg);
+}
 
 /* The target's temp dir (made once, removed at exit). */
 static __attribute__((unused)) const char *fuzz_dir(void)

@@ -25,26 +25,12 @@
 
 #define LIMIT		(1U << 20)
 
-static unsigned int logged;
-static char last[512];
-
-static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	if (level == BTF2BTF_LOG_ERROR) {
-		logged++;
-		snprintf(last, sizeof(last), "%s", msg);
-	}
-	if (getenv("FUZZ_VERBOSE"))
-		fprintf(stderr, "log[%d]: %s\n", level, msg);
-}
-
 static int fuzz_one(const uint8_t *data, size_t size)
 {
 	static const enum b2b_compression formats[] = {
 		B2B_COMPRESS_XZ, B2B_COMPRESS_ZSTD, B2B_COMPRESS_GZIP,
 	};
-	struct b2b_log log = { .fn = log_cb, .path = "fuzz-stream" };
+	struct b2b_log log = { .fn = fuzz_log, .path = "fuzz-stream" };
 	enum b2b_compression c;
 	void *stream = NULL, *plain = NULL, *again = NULL, *back = NULL;
 	size_t stream_size, plain_size, again_size, back_size;
@@ -66,10 +52,10 @@ static int fuzz_one(const uint8_t *data, size_t size)
 		memcpy(stream, data + 1, size - 1);
 		stream_size = size - 1;
 	}
-	logged = 0;
+	fuzz_errors = 0;
 	err = b2b_decompress(c, stream, stream_size, LIMIT, &plain, &plain_size, &log);
 	if (err) {
-		if (logged != 1 || !strstr(last, b2b_compression_name(c)))
+		if (fuzz_errors != 1 || !strstr(fuzz_last_error, b2b_compression_name(c)))
 			FUZZ_FAIL("a refused stream is not one message naming its format");
 		if (ours && err != -ENOEXEC && err != -EBADMSG && err != -EFBIG)
 			FUZZ_FAIL("the library's own stream refused as corrupt");

@@ -21,16 +21,6 @@
 #include "fuzz_common.h"
 #include "recipes.h"
 
-static unsigned int logged;
-
-static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	logged += level == BTF2BTF_LOG_ERROR;
-	if (getenv("FUZZ_VERBOSE"))
-		fprintf(stderr, "log[%d]: %s\n", level, msg);
-}
-
 static const char *bases[2];
 
 static void make_bases(void)
@@ -61,12 +51,12 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	make_bases();
 	base = bases[data[0] & 1];
 	{
-		BTF2BTF_OPTS(opts, .base_path = base, .log = log_cb, .lenient = true);
+		BTF2BTF_OPTS(opts, .base_path = base, .log = fuzz_log, .lenient = true);
 
-		logged = 0;
+		fuzz_errors = 0;
 		err = btf2btf__open_mem(data + 1, size - 1, "fuzz-module", &opts, &b);
 	}
-	if (err && !logged)
+	if (err && !fuzz_errors)
 		FUZZ_FAIL("an open failed without a message");
 	if (err || !btf2btf__object_info(b)->relocated)
 		goto out;
@@ -76,7 +66,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 		goto out;	/* a vlen libbpf cannot hold: EOPNOTSUPP, said */
 	fuzz_write(raw_path, raw, raw_size);
 	{
-		BTF2BTF_OPTS(opts, .base_path = base, .log = log_cb, .lenient = true);
+		BTF2BTF_OPTS(opts, .base_path = base, .log = fuzz_log, .lenient = true);
 
 		if (btf2btf__open(raw_path, &opts, &plain))
 			FUZZ_FAIL("a relocated module does not pass as plain split BTF on its base");
@@ -84,7 +74,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 			FUZZ_FAIL("the relocated BTF still reads on a distilled base");
 	}
 	{
-		BTF2BTF_OPTS(opts, .log = log_cb, .lenient = true);
+		BTF2BTF_OPTS(opts, .log = fuzz_log, .lenient = true);
 
 		if (btf2btf__open_mem(data + 1, size - 1, "fuzz-module", &opts, &alone))
 			FUZZ_FAIL("a module that relocates does not read on its distilled base");

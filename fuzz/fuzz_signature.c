@@ -24,28 +24,18 @@
 
 #define SIG	64
 
-static unsigned int logged;
-
-static void log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
-{
-	(void)ctx;
-	logged += level == BTF2BTF_LOG_ERROR;
-	if (getenv("FUZZ_VERBOSE"))
-		fprintf(stderr, "log[%d]: %s\n", level, msg);
-}
-
 /* 0 opened, else the error; the in-memory image written when it opened */
 static int try_open(const void *img, size_t size, bool *image_signed)
 {
-	BTF2BTF_OPTS(opts, .log = log_cb, .lenient = true);
+	BTF2BTF_OPTS(opts, .log = fuzz_log, .lenient = true);
 	struct btf2btf *b = NULL;
 	size_t marker = strlen(B2B_MODSIG_MARKER), out_size;
 	void *out;
 	int err;
 
-	logged = 0;
+	fuzz_errors = 0;
 	err = btf2btf__open_mem(img, size, "fuzz-signed", &opts, &b);
-	if (err && !logged)
+	if (err && !fuzz_errors)
 		FUZZ_FAIL("an open failed without a message");
 	*image_signed = false;
 	if (!err && !btf2btf__elf_image(b, &out, &out_size)) {
@@ -85,7 +75,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	err = try_open(img, signed_size, &image_signed);
 	if (found < 0 && !err)
 		FUZZ_FAIL("a signature trailer that does not add up was taken");
-	if (found < 0 && logged != 1)
+	if (found < 0 && fuzz_errors != 1)
 		FUZZ_FAIL("a refused trailer is not one message");
 	if (data[0] == 2 && !data[1] && plain_ok && found != 1)
 		FUZZ_FAIL("an honest trailer was not found");

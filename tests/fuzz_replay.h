@@ -15,38 +15,19 @@
 #ifndef FUZZ_REPLAY_H
 #define FUZZ_REPLAY_H
 
-#include <dirent.h>
-#include <errno.h>
-#include <sys/stat.h>
-
 #include "helpers.h"
+
+static void replay_one(const char *path, uint8_t *data, size_t size, void *ctx)
+{
+	(void)ctx;
+	replay_current = path;
+	fuzz_one(data, size);
+}
 
 /* Every regular file of dir through fuzz_one(); how many. */
 static int replay_dir(const char *dir)
 {
-	struct dirent *de;
-	char path[4096];
-	int n = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		fail_msg("cannot open %s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		struct stat st;
-		size_t size;
-		uint8_t *data;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (de->d_name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode))
-			continue;
-		data = th_read(path, &size);
-		replay_current = path;
-		fuzz_one(data, size);
-		free(data);
-		n++;
-	}
-	closedir(d);
-	return n;
+	return th_each_file(dir, replay_one, NULL);
 }
 
 /* The seeds of target name, made from the fixtures into the temp dir. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <bpf/btf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -233,6 +234,34 @@ void *th_read(const char *path, size_t *size)
 	buf[n] = 0;
 	*size = n;
 	return buf;
+}
+
+int th_each_file(const char *dir, void (*fn)(const char *path, uint8_t *data, size_t size, void *ctx),
+		 void *ctx)
+{
+	struct dirent *de;
+	char path[4096];
+	int n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		fail_msg("cannot open %s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		struct stat st;
+		size_t size;
+		uint8_t *data;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* (a directory such as the fixture builder's obj/ is not one) */
+		if (de->d_name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		data = th_read(path, &size);
+		fn(path, data, size, ctx);
+		free(data);
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 bool th_same_file(const char *a, const char *b)

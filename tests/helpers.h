@@ -41,6 +41,11 @@ void th_sh(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2,
 void th_require_tool(const char *tool);
 
 void *th_read(const char *path, size_t *size);
+/* Each regular file of dir (names starting with '.' aside, in readdir's
+ * order) read whole and given to fn; how many. Fails the test when dir
+ * cannot be opened. */
+int th_each_file(const char *dir, void (*fn)(const char *path, uint8_t *data, size_t size, void *ctx),
+		 void *ctx);
 bool th_same_file(const char *a, const char *b);
 void th_copy(const char *from, const char *to);
 size_t th_count_lines(const char *s);

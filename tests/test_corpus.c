@@ -6,11 +6,8 @@
  * output read back. The file must give success or a clean, logged error;
  * under `make check SANITIZE=1` ASan/UBSan check the memory too.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "helpers.h"
 
@@ -25,46 +22,30 @@ static const char *corpus_dir(void)
 	return d ? d : "tests/corpus";
 }
 
+/* One file through the harness: as it is (with_modes NULL), or a fixture
+ * with each mode byte prepended. */
+static void replay_one(const char *path, uint8_t *data, size_t size, void *with_modes)
+{
+	uint8_t *in;
+
+	current = path;
+	if (!with_modes) {
+		LLVMFuzzerTestOneInput(data, size);
+		return;
+	}
+	in = malloc(size + 1);
+	assert_non_null(in);
+	memcpy(in + 1, data, size);
+	for (int mode = 0; mode < 8; mode++) {
+		in[0] = mode;
+		LLVMFuzzerTestOneInput(in, size + 1);
+	}
+	free(in);
+}
+
 static int replay_dir(const char *dir, bool with_modes)
 {
-	struct dirent *de;
-	char path[4096];
-	int n = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		fail_msg("cannot open %s: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		struct stat st;
-		size_t size;
-		uint8_t *data;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
-			continue;	/* e.g. the fixture builder's obj/ */
-		data = th_read(path, &size);
-		current = path;
-		if (!with_modes) {
-			LLVMFuzzerTestOneInput(data, size);
-		} else {
-			/* a fixture: prepend each mode byte */
-			uint8_t *in = malloc(size + 1);
-
-			assert_non_null(in);
-			memcpy(in + 1, data, size);
-			for (int mode = 0; mode < 8; mode++) {
-				in[0] = mode;
-				LLVMFuzzerTestOneInput(in, size + 1);
-			}
-			free(in);
-		}
-		free(data);
-		n++;
-	}
-	closedir(d);
-	return n;
+	return th_each_file(dir, replay_one, with_modes ? &with_modes : NULL);
 }
 
 static void test_replay_corpus(void **state)

@@ -17,49 +17,41 @@ static void test_seeds(void **state)
 	replay_seeds("format");
 }
 
-/* Each seed again with a 32-byte header and a layout section, in both
- * byte orders, as the library writes them: the layout surface's seeds. */
+/* One seed again with a 32-byte header and a layout section, in both
+ * byte orders, as the library writes them; *n counts the forms. */
+static void replay_layout_forms(const char *path, uint8_t *data, size_t size, void *n)
+{
+	size_t native_size, out_size;
+	struct b2b_btf_format fmt;
+	void *native, *out;
+
+	if (b2b_btf_read(data, size, "seed", &log_, &native, &native_size, &fmt))
+		return;
+	for (int swapped = 0; swapped < 2; swapped++) {
+		struct b2b_btf_format layout = {
+			.swapped = swapped, .hdr_len = B2B_BTF_HDR_LAYOUT_LEN,
+			.nr_layout = 1, .layout = calloc(1, sizeof(*layout.layout)),
+		};
+
+		assert_int_equal(b2b_btf_write(native, native_size, &layout, &out, &out_size), 0);
+		replay_current = path;
+		fuzz_one(out, out_size);
+		free(out);
+		b2b_btf_format_free(&layout);
+		++*(int *)n;
+	}
+	if (native != (void *)data)
+		free(native);
+	b2b_btf_format_free(&fmt);
+}
+
+/* The layout surface's seeds: each format seed in the forms above. */
 static void test_layout_forms(void **state)
 {
-	const char *dir = make_seeds("format");
-	struct dirent *de;
-	DIR *d = opendir(dir);
 	int n = 0;
 
 	(void)state;
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		char path[4096];
-		size_t size, native_size, out_size;
-		struct b2b_btf_format fmt;
-		void *data, *native, *out;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		data = th_read(path, &size);
-		if (b2b_btf_read(data, size, "seed", &log_, &native, &native_size, &fmt) == 0) {
-			for (int swapped = 0; swapped < 2; swapped++) {
-				struct b2b_btf_format layout = {
-					.swapped = swapped, .hdr_len = B2B_BTF_HDR_LAYOUT_LEN,
-					.nr_layout = 1, .layout = calloc(1, sizeof(*layout.layout)),
-				};
-
-				assert_int_equal(b2b_btf_write(native, native_size, &layout, &out,
-							       &out_size), 0);
-				replay_current = path;
-				fuzz_one(out, out_size);
-				free(out);
-				b2b_btf_format_free(&layout);
-				n++;
-			}
-			if (native != data)
-				free(native);
-			b2b_btf_format_free(&fmt);
-		}
-		free(data);
-	}
-	closedir(d);
+	th_each_file(make_seeds("format"), replay_layout_forms, &n);
 	assert_true(n >= 6);
 	th_cleanup();
 }
