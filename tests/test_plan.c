@@ -216,7 +216,7 @@ static void one_result(const char *obj, unsigned int features)
 	struct btf2btf *b = th_open(obj, &o);
 	const struct btf2btf_kfunc *k = btf2btf__kfunc(b, 0);
 	const struct btf2btf_set8_entry *e = btf2btf__set8_entry(b, 0);
-	const struct b2b_btf *read = &b->btf;
+	const struct b2b_btf *read = &b->res.btf;
 	size_t file_size;
 	__u32 view_size;
 	const void *view;
@@ -233,19 +233,19 @@ static void one_result(const char *obj, unsigned int features)
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
 		assert_false(in_strings(read, b->kfuncs.items[i].name));
 	assert_false(in_strings(read, e->name));
-	assert_null(b->btf.lib);
+	assert_null(b->res.btf.lib);
 	assert_int_equal(btf2btf__transform(b), 0);
 	assert_true(btf2btf__changed(b));
-	assert_null(b->btf.lib);
-	assert_non_null(b->btf.owned);
-	assert_ptr_equal(b->btf.data, b->btf.owned);
+	assert_null(b->res.btf.lib);
+	assert_non_null(b->res.btf.owned);
+	assert_ptr_equal(b->res.btf.data, b->res.btf.owned);
 	assert_int_equal(btf2btf__write_raw(b, out), 0);
 	th_assert_raw_written(b, out, NULL);
-	assert_null(b->btf.lib);
+	assert_null(b->res.btf.lib);
 	assert_non_null(btf2btf__btf(b));
-	assert_ptr_equal(btf2btf__btf(b), b->btf.lib);
+	assert_ptr_equal(btf2btf__btf(b), b->res.btf.lib);
 	for (size_t i = 0; i < b->kfuncs.nr; i++)
-		assert_false(in_strings(&b->btf, b->kfuncs.items[i].name));
+		assert_false(in_strings(&b->res.btf, b->kfuncs.items[i].name));
 	/* the same kfunc and entry, their names unmoved */
 	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
 		if (btf2btf__kfunc(b, i)->name == kptr)

@@ -28,7 +28,7 @@ int b2b_distilled_base_section(struct btf2btf *b, struct b2b_btf *dist)
 	int err;
 
 	memset(dist, 0, sizeof(*dist));
-	err = b2b_elf_section(b->elf, ".BTF.base", &sec, &b->log);
+	err = b2b_elf_section(b->obj.elf, ".BTF.base", &sec, &b->log);
 	if (err == -ENOENT)
 		return 0;
 	if (!err)
@@ -40,7 +40,8 @@ int b2b_distilled_base_section(struct btf2btf *b, struct b2b_btf *dist)
 	return err;
 }
 
-int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct b2b_btf *dist)
+int b2b_distilled_base_file(struct btf2btf *b, const char *path, uint64_t max_decompressed,
+			    struct b2b_btf *dist)
 {
 	size_t len = strlen(path);
 	char *base_path;
@@ -54,7 +55,7 @@ int b2b_distilled_base_file(struct btf2btf *b, const char *path, struct b2b_btf 
 	memcpy(base_path + len, ".base", sizeof(".base"));
 	if (!access(base_path, F_OK)) {
 		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF",
-					b->max_decompressed, dist, NULL, &b->log);
+					max_decompressed, dist, NULL, &b->log);
 		if (!err)
 			err = b2b_check_distilled_base(dist, base_path, &b->log);
 		if (err)
@@ -74,22 +75,22 @@ int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const
 		b2b_btf_free(dist);
 		return err;
 	}
-	b->info.distilled_base_types = b2b_btf_type_cnt(dist) - 1;
-	if (b2b_btf_empty(&b->base)) {
+	b->obj.info.distilled_base_types = b2b_btf_type_cnt(dist) - 1;
+	if (b2b_btf_empty(&b->res.base)) {
 		/* the distilled base is the base: kept, and written with the BTF */
-		b->base = *dist;
-		b->btf.base = &b->base;
+		b->res.base = *dist;
+		b->res.btf.base = &b->res.base;
 		memset(dist, 0, sizeof(*dist));
-		b->dist.made = true;
+		b->res.distilled = true;
 		return 0;
 	}
-	err = b2b_relocate(&b->btf, &b->base, base_path, &rel, &b->log);
+	err = b2b_relocate(&b->res.btf, &b->res.base, base_path, &rel, &b->log);
 	if (err) {
 		b2b_btf_free(dist);
 		return err;
 	}
 	snprintf(what, sizeof(what), ".BTF relocated onto %s", base_path);
-	err = b2b_btf_open_owned(&relocated, rel.data, rel.size, &b->base);
+	err = b2b_btf_open_owned(&relocated, rel.data, rel.size, &b->res.base);
 	rel.data = NULL;
 	if (err)
 		err = b2b_errno(&b->log, err, "%s: cannot parse: %s", what, strerror(-err));
@@ -97,11 +98,11 @@ int b2b_distilled_settle(struct btf2btf *b, struct b2b_btf *dist, int err, const
 		err = b2b_check_btf_types(&relocated, what, &b->log);
 	if (!err) {
 		b2b_handle_remap(b, rel.map, rel.nr_map);
-		b2b_btf_free(&b->btf);
-		b->btf = relocated;
-		b->info.relocated = true;
+		b2b_btf_free(&b->res.btf);
+		b->res.btf = relocated;
+		b->obj.info.relocated = true;
 		/* what a transform writes is distilled again, from this base */
-		b->dist.asked = true;
+		b->res.distill = true;
 	} else {
 		b2b_btf_free(&relocated);
 	}

@@ -8,6 +8,26 @@
 #include "api/handle.h"
 #include "util/libbpf_compat.h"
 
+/* After the result: its BTF may be read in place in the file. */
+void b2b_object_free(struct b2b_object *obj)
+{
+	b2b_btf_ids_free(&obj->ids);
+	b2b_elf_close(obj->elf);
+	free(obj->path);
+	free(obj->btf_path);
+}
+
+void b2b_result_free(struct b2b_result *res)
+{
+	/* the BTF before its base; a base the caller lent (opts.base_btf)
+	 * stays theirs */
+	b2b_btf_free(&res->btf);
+	b2b_btf_free(&res->base);
+	b2b_btf_format_free(&res->fmt);
+	b2b_bytes_forget(&res->btf_out);
+	b2b_bytes_forget(&res->base_out);
+}
+
 void btf2btf__close(struct btf2btf *b)
 {
 	if (!b)
@@ -15,26 +35,16 @@ void btf2btf__close(struct btf2btf *b)
 	b2b_kfuncs_free(&b->kfuncs);
 	b2b_plan_free(&b->plan);
 	b2b_tag_index_free(&b->tags);
-	b2b_name_index_free(&b->names);
 	b2b_name_index_free(&b->base_names);
-	b2b_btf_ids_free(&b->ids);
 	free(b->set8_view);
-	/* the BTF before its base, and before the file it may lie in */
-	b2b_btf_free(&b->btf);
-	b2b_btf_format_free(&b->fmt);
-	b2b_bytes_forget(&b->btf_out);
-	b2b_bytes_forget(&b->base_out);
-	/* a base the caller lent (opts.base_btf) stays theirs */
-	b2b_btf_free(&b->base);
-	b2b_elf_close(b->elf);
-	free(b->path);
-	free(b->btf_path);
+	b2b_result_free(&b->res);
+	b2b_object_free(&b->obj);
 	free(b);
 }
 
 bool btf2btf__changed(const struct btf2btf *b)
 {
-	return b->changed;
+	return b->res.changed;
 }
 
 static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
@@ -52,10 +62,10 @@ static void remap_id(__u32 *id, const __u32 *map, __u32 nr)
  */
 void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr)
 {
-	for (size_t i = 0; i < b->ids.nr_entries; i++) {
-		struct b2b_set8_entry *ent = &b->ids.entries[i];
+	for (size_t i = 0; i < b->obj.ids.nr_entries; i++) {
+		struct b2b_set8_entry *ent = &b->obj.ids.entries[i];
 
-		if (b->ids.sets[ent->set].resolved)
+		if (b->obj.ids.sets[ent->set].resolved)
 			remap_id(&ent->id, map, nr);
 	}
 	for (size_t i = 0; i < b->kfuncs.nr; i++) {
@@ -67,13 +77,13 @@ void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr)
 	}
 	for (size_t i = 0; i < b->plan.nr; i++)
 		remap_id(&b->plan.problems[i].id, map, nr);
-	for (size_t i = 0; b->kfuncs.entry_func && i < b->ids.nr_entries; i++)
+	for (size_t i = 0; b->kfuncs.entry_func && i < b->obj.ids.nr_entries; i++)
 		remap_id(&b->kfuncs.entry_func[i], map, nr);
 	for (size_t i = 0; i < b->base_names.nr; i++) {
 		remap_id(&b->base_names.want[i].func_id, map, nr);
 		remap_id(&b->base_names.want[i].any_id, map, nr);
 	}
-	for (size_t i = 0; b->set8_view && i < b->ids.nr_entries; i++)
+	for (size_t i = 0; b->set8_view && i < b->obj.ids.nr_entries; i++)
 		remap_id(&b->set8_view[i].id, map, nr);
 }
 
@@ -83,7 +93,7 @@ void b2b_bytes_forget(struct b2b_bytes *out)
 	*out = (struct b2b_bytes){ 0 };
 }
 
-/* Raw bytes of btf laid out as the BTF read (b->fmt), from native ones:
+/* Raw bytes of btf laid out as the BTF read (b->res.fmt), from native ones:
  * native when that is the native 24-byte form (kept with what they are of),
  * else *out (kept until that BTF is replaced). */
 static int raw_of(struct btf2btf *b, const void *native, size_t native_size,
@@ -98,12 +108,12 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size,
 	}
 	if (!native)
 		return b2b_errno(&b->log, -ENOMEM, "cannot serialise BTF: out of memory");
-	if (b2b_btf_format_is_plain(&b->fmt)) {
+	if (b2b_btf_format_is_plain(&b->res.fmt)) {
 		*data = native;
 		*size = native_size;
 		return 0;
 	}
-	err = b2b_btf_write(native, native_size, &b->fmt, &out->data, &out->size);
+	err = b2b_btf_write(native, native_size, &b->res.fmt, &out->data, &out->size);
 	if (err)
 		return b2b_errno(&b->log, err, "cannot serialise BTF: %s", strerror(-err));
 	*data = out->data;
@@ -113,14 +123,14 @@ static int raw_of(struct btf2btf *b, const void *native, size_t native_size,
 
 int btf2btf__raw_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	return raw_of(b, b->btf.data, b->btf.size, &b->btf_out, data, size);
+	return raw_of(b, b->res.btf.data, b->res.btf.size, &b->res.btf_out, data, size);
 }
 
 int btf2btf__raw_base_btf(struct btf2btf *b, const void **data, size_t *size)
 {
-	if (!b->dist.made)
+	if (!b->res.distilled)
 		return -ENOENT;
-	return raw_of(b, b->base.data, b->base.size, &b->base_out, data, size);
+	return raw_of(b, b->res.base.data, b->res.base.size, &b->res.base_out, data, size);
 }
 
 const struct btf *btf2btf__btf(const struct btf2btf *b)
@@ -128,13 +138,13 @@ const struct btf *btf2btf__btf(const struct btf2btf *b)
 	/* libbpf's view, made on first use (a cache, as the kfunc and set8
 	 * views are: making it does not change what b holds); libbpf copies
 	 * the bytes, whose writers' form stays */
-	const struct btf *btf = b2b_btf_libbpf(&b->btf);
-	__u32 wide = btf ? 0 : b2b_btf_wide_id(&b->btf);
+	const struct btf *btf = b2b_btf_libbpf(&b->res.btf);
+	__u32 wide = btf ? 0 : b2b_btf_wide_id(&b->res.btf);
 
 	if (wide) {
 		b2b_errno(&b->log, -EOPNOTSUPP,
 			  "type [%u] has vlen %u, more than the %u libbpf holds: libbpf's view of this BTF cannot be made",
-			  wide, b2b_vlen(b2b_btf_type_by_id(&b->btf, wide)), B2B_LIBBPF_MAX_VLEN);
+			  wide, b2b_vlen(b2b_btf_type_by_id(&b->res.btf, wide)), B2B_LIBBPF_MAX_VLEN);
 		errno = EOPNOTSUPP;
 	}
 	return btf;
@@ -142,12 +152,12 @@ const struct btf *btf2btf__btf(const struct btf2btf *b)
 
 const struct btf *btf2btf__base_btf(const struct btf2btf *b)
 {
-	return b2b_handle_base(b) ? b2b_btf_libbpf(&b->base) : NULL;
+	return b2b_handle_base(b) ? b2b_btf_libbpf(&b->res.base) : NULL;
 }
 
 const char *btf2btf__path(const struct btf2btf *b)
 {
-	return b->path;
+	return b->obj.path;
 }
 
 const struct btf2btf_stats *btf2btf__stats(const struct btf2btf *b)
@@ -191,12 +201,12 @@ const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
 
 const struct btf2btf_object_info *btf2btf__object_info(const struct btf2btf *b)
 {
-	return &b->info;
+	return &b->obj.info;
 }
 
 size_t btf2btf__set8_entry_cnt(const struct btf2btf *b)
 {
-	return b->ids.nr_entries;
+	return b->obj.ids.nr_entries;
 }
 
 /* The public view of every set8 pair, made on first use (names looked up
@@ -207,12 +217,12 @@ static int make_set8_view(struct btf2btf *b)
 	struct btf2btf_set8_entry *view;
 	size_t i;
 
-	view = b2b_calloc(b->ids.nr_entries, sizeof(*view));
+	view = b2b_calloc(b->obj.ids.nr_entries, sizeof(*view));
 	if (!view)
 		return -ENOMEM;
-	for (i = 0; i < b->ids.nr_entries; i++) {
-		const struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const struct b2b_set8 *set = &b->ids.sets[ent->set];
+	for (i = 0; i < b->obj.ids.nr_entries; i++) {
+		const struct b2b_set8_entry *ent = &b->obj.ids.entries[i];
+		const struct b2b_set8 *set = &b->obj.ids.sets[ent->set];
 		struct btf2btf_set8_entry *out = &view[i];
 
 		out->set = set->name;
@@ -234,7 +244,7 @@ static int make_set8_view(struct btf2btf *b)
 
 const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
 {
-	if (!view_ready(b, idx, b ? b->ids.nr_entries : 0, b && b->set8_view, make_set8_view))
+	if (!view_ready(b, idx, b ? b->obj.ids.nr_entries : 0, b && b->set8_view, make_set8_view))
 		return NULL;
 	return &b->set8_view[idx];
 }

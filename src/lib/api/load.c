@@ -28,7 +28,8 @@
  * tag alone are found by id, and without a set8 flag they are never transformed.
  * stable: name lives as long as the handle, the index keeps it uncopied.
  */
-static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bool implicit)
+static int want_entry_names(struct btf2btf *b, struct b2b_name_index *own_names, const char *name,
+			    bool stable, bool implicit)
 {
 	char impl[BTF2BTF_KSYM_NAME_LEN], plain[BTF2BTF_KSYM_NAME_LEN];
 	const char *names[3] = { name, NULL, NULL };
@@ -41,7 +42,7 @@ static int want_entry_names(struct btf2btf *b, const char *name, bool stable, bo
 	for (int i = 0; i < 3 && ret >= 0; i++) {
 		if (!names[i])
 			continue;
-		ret = b2b_name_index_want(&b->names, names[i], stable && !i);
+		ret = b2b_name_index_want(own_names, names[i], stable && !i);
 		if (!i)
 			own = ret;
 		if (ret >= 0 && b2b_handle_base(b))
@@ -59,30 +60,30 @@ const char *b2b_func_name(const struct b2b_btf *btf, __u32 id)
 
 /* Register every name a lookup will ask for, then find them all in one
  * scan of the BTF (and one of the base). *entry_want (the caller frees it):
- * per entry, its name's number in b->names, by which the kfunc table finds
+ * per entry, its name's number in names, by which the kfunc table finds
  * the entry's FUNC without hashing the name again. */
-static int index_names(struct btf2btf *b, int **entry_want)
+static int index_names(struct btf2btf *b, struct b2b_name_index *names, int **entry_want)
 {
-	size_t nr = b->ids.nr_entries;
+	size_t nr = b->obj.ids.nr_entries;
 	int err;
 
 	/* an entry's name, and an _impl name for some */
-	err = b2b_name_index_reserve(&b->names, nr + nr / 4);
+	err = b2b_name_index_reserve(names, nr + nr / 4);
 	if (!err && b2b_handle_base(b))
 		err = b2b_name_index_reserve(&b->base_names, nr + nr / 4);
 
 	if (!err && nr && !(*entry_want = b2b_calloc(nr, sizeof(**entry_want))))
 		err = -ENOMEM;
-	for (size_t i = 0; i < b->ids.nr_entries && !err; i++) {
-		const struct b2b_set8_entry *ent = &b->ids.entries[i];
-		const char *name = ent->name ? ent->name : b2b_func_name(&b->btf, ent->id);
+	for (size_t i = 0; i < b->obj.ids.nr_entries && !err; i++) {
+		const struct b2b_set8_entry *ent = &b->obj.ids.entries[i];
+		const char *name = ent->name ? ent->name : b2b_func_name(&b->res.btf, ent->id);
 		int want;
 
 		if (!name)
 			continue;
 		/* an entry's own name lives as long as the handle; a FUNC's
-		 * name goes with b->btf, replaced by the transform */
-		want = want_entry_names(b, name, name == ent->name,
+		 * name goes with b->res.btf, replaced by the transform */
+		want = want_entry_names(b, names, name, name == ent->name,
 					ent->flags & BTF2BTF_KF_IMPLICIT_ARGS);
 		if (want < 0)
 			err = want;
@@ -91,9 +92,9 @@ static int index_names(struct btf2btf *b, int **entry_want)
 	}
 	if (err)
 		return err;
-	b2b_name_index_scan(&b->names, &b->btf);
+	b2b_name_index_scan(names, &b->res.btf);
 	if (b2b_handle_base(b))
-		b2b_name_index_scan(&b->base_names, &b->base);
+		b2b_name_index_scan(&b->base_names, &b->res.base);
 	return 0;
 }
 
@@ -118,12 +119,16 @@ static void count_kfuncs(struct btf2btf *b)
  * holds them: btf2btf__features()). */
 static int collect(struct btf2btf *b, const struct btf2btf_opts *opts)
 {
+	/* the split part's names: they serve the table and the plan, and what
+	 * the handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func */
+	struct b2b_name_index names = { 0 };
+	bool lenient = B2B_OPTS_GET(opts, lenient, false);
 	struct b2b_plan_input in = {
-		.btf = &b->btf,
-		.names = &b->names,
+		.btf = &b->res.btf,
+		.names = &names,
 		.base_names = b2b_handle_base(b) ? &b->base_names : NULL,
 		.tags = &b->tags,
-		.ids = &b->ids,
+		.ids = &b->obj.ids,
 		.features = B2B_OPTS_GET(opts, features, 0),
 		.add_kfunc_tags = B2B_OPTS_GET(opts, add_kfunc_tags, false),
 		.log = &b->log,
@@ -131,21 +136,19 @@ static int collect(struct btf2btf *b, const struct btf2btf_opts *opts)
 	int *entry_want = NULL;
 	int err;
 
-	err = b2b_tag_index_build(&b->tags, &b->btf);
+	err = b2b_tag_index_build(&b->tags, &b->res.btf);
 	if (!err)
-		err = index_names(b, &entry_want);
+		err = index_names(b, &names, &entry_want);
 	if (err) {
 		free(entry_want);
 		return b2b_errno(&b->log, err, "out of memory");
 	}
-	err = b2b_collect_kfuncs(&b->btf, &b->names, entry_want, &b->tags, &b->ids, &b->kfuncs,
+	err = b2b_collect_kfuncs(&b->res.btf, &names, entry_want, &b->tags, &b->obj.ids, &b->kfuncs,
 				 &b->log);
 	free(entry_want);
 	if (!err)
 		err = b2b_plan_build(&in, &b->kfuncs, &b->plan);
-	/* the split part's names served the table and the plan; what the
-	 * handle answers later (set8 entries' FUNCs) is in kfuncs.entry_func */
-	b2b_name_index_free(&b->names);
+	b2b_name_index_free(&names);
 	if (err)
 		return err;
 	count_kfuncs(b);
@@ -156,12 +159,12 @@ static int collect(struct btf2btf *b, const struct btf2btf_opts *opts)
 
 		if (strcmp(pr->rule, "set8-conflict"))
 			continue;
-		if (b->lenient)	/* shown, and transform() refuses */
+		if (lenient)	/* shown, and transform() refuses */
 			b2b_warn(&b->log, "%s", pr->message);
 		else
 			b2b_err(&b->log, "%s", pr->message);
 	}
-	return b->plan.refuse_open && !b->lenient ? -EINVAL : 0;
+	return b->plan.refuse_open && !lenient ? -EINVAL : 0;
 }
 
 /* The .BTF section, split on base when not NULL. */
@@ -170,7 +173,7 @@ static int parse_elf_btf(struct btf2btf *b, const struct b2b_btf *base, const ch
 	struct b2b_section sec;
 	int err;
 
-	err = b2b_elf_section(b->elf, ".BTF", &sec, &b->log);
+	err = b2b_elf_section(b->obj.elf, ".BTF", &sec, &b->log);
 	if (err == -ENOENT)
 		return b2b_errno(&b->log, -ENOENT, "has no .BTF section (not built with BTF, or pahole -J not run yet)");
 	if (err)
@@ -180,30 +183,30 @@ static int parse_elf_btf(struct btf2btf *b, const struct b2b_btf *base, const ch
 	if (sec.shdr.sh_type != SHT_PROGBITS)
 		return b2b_errno(&b->log, -EINVAL, "the .BTF section has type %u, not SHT_PROGBITS",
 				 sec.shdr.sh_type);
-	b->btf_index = sec.index;
-	b2b_elf_prefault(b->elf, sec.data, sec.size);
-	/* read in place when native: b->elf, which holds the bytes, goes
-	 * after b->btf */
-	return b2b_parse_btf(sec.data, sec.size, base, what, &b->btf, &b->fmt, &b->log);
+	b->obj.btf_index = sec.index;
+	b2b_elf_prefault(b->obj.elf, sec.data, sec.size);
+	/* read in place when native: b->obj.elf, which holds the bytes, goes
+	 * after b->res.btf */
+	return b2b_parse_btf(sec.data, sec.size, base, what, &b->res.btf, &b->res.fmt, &b->log);
 }
 
 /* The object's own BTF: its .BTF section, or btf_path (--btf); on its
  * distilled base (.BTF.base, btf_path.base) when it carries one. */
 static int load_elf_btf(struct btf2btf *b, const char *btf_path, const char *what,
-			const char *base_path)
+			const char *base_path, uint64_t max_decompressed)
 {
 	const struct b2b_btf *base;
 	struct b2b_btf dist;
 	int err;
 
-	err = btf_path ? b2b_distilled_base_file(b, btf_path, &dist)
+	err = btf_path ? b2b_distilled_base_file(b, btf_path, max_decompressed, &dist)
 		       : b2b_distilled_base_section(b, &dist);
 	if (err)
 		return err;
 	base = b2b_btf_empty(&dist) ? b2b_handle_base(b) : &dist;
 	if (btf_path)
-		err = b2b_load_btf_file(btf_path, base, what, b->max_decompressed, &b->btf,
-					&b->fmt, &b->log);
+		err = b2b_load_btf_file(btf_path, base, what, max_decompressed, &b->res.btf,
+					&b->res.fmt, &b->log);
 	else
 		err = parse_elf_btf(b, base, what);
 	return b2b_distilled_settle(b, &dist, err, base_path);
@@ -247,23 +250,24 @@ int btf2btf__load_base(const char *path, const struct btf2btf_opts *opts, struct
  * changes (distilled.c has set what it read of a distilled base). */
 static void describe(struct btf2btf *b)
 {
-	struct btf2btf_object_info *info = &b->info;
+	struct btf2btf_object_info *info = &b->obj.info;
 
-	info->elf = b->elf != NULL;
-	info->has_btf_ids = b->ids.has_section;
-	info->has_symtab = b->ids.has_symtab;
-	info->set8s = b->ids.nr_sets;
-	info->kernel_version = b->ids.kernel_version;
-	info->kernel_release = b->ids.kernel_release;
-	info->kfunc_id_sets = b->ids.nr_kfunc_id_sets;
-	info->fmodret_sets = b->ids.nr_fmodret_sets;
-	info->module = b->ids.module || info->distilled_base_types || b->btf.start_id > 1;
+	info->elf = b->obj.elf != NULL;
+	info->has_btf_ids = b->obj.ids.has_section;
+	info->has_symtab = b->obj.ids.has_symtab;
+	info->set8s = b->obj.ids.nr_sets;
+	info->kernel_version = b->obj.ids.kernel_version;
+	info->kernel_release = b->obj.ids.kernel_release;
+	info->kfunc_id_sets = b->obj.ids.nr_kfunc_id_sets;
+	info->fmodret_sets = b->obj.ids.nr_fmodret_sets;
+	info->module = b->obj.ids.module || info->distilled_base_types || b->res.btf.start_id > 1;
 }
 
 static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		       const char *btf_path, const char *base_path, const struct btf *lent_base,
 		       const struct btf2btf_opts *opts)
 {
+	uint64_t max_decompressed = B2B_OPTS_GET(opts, max_decompressed, 0);
 	const char *what = ".BTF";
 	char what_buf[4096];
 	const void *data;
@@ -272,13 +276,13 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 
 	if (lent_base) {
 		/* read where libbpf keeps its types and strings: no copy */
-		err = b2b_btf_of_libbpf(&b->base, lent_base);
+		err = b2b_btf_of_libbpf(&b->res.base, lent_base);
 		if (err)
 			return b2b_errno(&b->log, err, "base BTF %s: cannot read it: %s",
 					 base_path ? base_path : "", strerror(-err));
 	} else if (base_path) {
-		err = b2b_load_btf_file(base_path, NULL, "base BTF", b->max_decompressed,
-					&b->base, NULL, &b->log);
+		err = b2b_load_btf_file(base_path, NULL, "base BTF", max_decompressed,
+					&b->res.base, NULL, &b->log);
 		if (err)
 			return err;
 	}
@@ -291,44 +295,44 @@ static int open_common(struct btf2btf *b, const void *mem, size_t mem_size,
 		what = btf_path;
 	}
 
-	err = mem ? b2b_mem_open(mem, mem_size, b->max_decompressed, &b->log, &b->elf)
-		  : b2b_file_open(b->path, b->max_decompressed, &b->log, &b->elf);
+	err = mem ? b2b_mem_open(mem, mem_size, max_decompressed, &b->log, &b->obj.elf)
+		  : b2b_file_open(b->obj.path, max_decompressed, &b->log, &b->obj.elf);
 	if (!err)
-		err = b2b_file_bytes(b->elf, &data, &size, &b->log);
+		err = b2b_file_bytes(b->obj.elf, &data, &size, &b->log);
 	if (err)
 		return err;
 	if (b2b_is_elf_magic(data, size)) {
-		err = b2b_elf_begin(b->elf, &b->log);
+		err = b2b_elf_begin(b->obj.elf, &b->log);
 		if (!err)
-			err = b2b_btf_ids_parse(b->elf, &b->ids, &b->log);
+			err = b2b_btf_ids_parse(b->obj.elf, &b->obj.ids, &b->log);
 		if (!err)
-			err = load_elf_btf(b, btf_path, what, base_path);
+			err = load_elf_btf(b, btf_path, what, base_path, max_decompressed);
 	} else if (b2b_is_btf_magic(data, size)) {
 		struct b2b_btf dist = { 0 };
 
 		if (btf_path)
 			return b2b_errno(&b->log, -EINVAL, "is raw BTF: --btf needs an ELF object");
 		/* a raw pair X + X.base (not for an in-memory image) */
-		err = mem ? 0 : b2b_distilled_base_file(b, b->path, &dist);
+		err = mem ? 0 : b2b_distilled_base_file(b, b->obj.path, max_decompressed, &dist);
 		if (!err)
 			err = b2b_parse_btf(data, size,
 					    b2b_btf_empty(&dist) ? b2b_handle_base(b) : &dist, what,
-					    &b->btf, &b->fmt, &b->log);
+					    &b->res.btf, &b->res.fmt, &b->log);
 		/* a raw BTF file is rewritten whole: no ELF to keep, but the
 		 * bytes read in place live in it */
-		if (!err && !b->btf.owned) {
-			b->btf.file = b->elf;
-			b->elf = NULL;
+		if (!err && !b->res.btf.owned) {
+			b->res.btf.file = b->obj.elf;
+			b->obj.elf = NULL;
 		}
 		err = b2b_distilled_settle(b, &dist, err, base_path);
-		b2b_elf_close(b->elf);
-		b->elf = NULL;
+		b2b_elf_close(b->obj.elf);
+		b->obj.elf = NULL;
 	} else {
 		return b2b_errno(&b->log, -ENOEXEC, "neither an ELF object nor raw BTF");
 	}
 	/* split BTF on the base given: what else the kernel checks of it */
 	if (!err && base_path)
-		err = b2b_check_split_fits(&b->btf, base_path, &b->log);
+		err = b2b_check_split_fits(&b->res.btf, base_path, &b->log);
 	if (err)
 		return err;
 	if (!err)
@@ -354,23 +358,21 @@ static int do_open(const char *path, const void *mem, size_t size,
 	b = b2b_calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->path = b2b_strdup(path);
+	b->obj.path = b2b_strdup(path);
 	btf_path = B2B_OPTS_GET(opts, btf_path, NULL);
-	b->btf_path = btf_path ? b2b_strdup(btf_path) : NULL;
-	if (!b->path || (btf_path && !b->btf_path)) {
+	b->obj.btf_path = btf_path ? b2b_strdup(btf_path) : NULL;
+	if (!b->obj.path || (btf_path && !b->obj.btf_path)) {
 		btf2btf__close(b);
 		return -ENOMEM;
 	}
-	b->log.path = b->path;
+	b->log.path = b->obj.path;
 	b->log.warnings = &b->stats.warnings;
 	b->log.fn = B2B_OPTS_GET(opts, log, NULL);
 	b->log.ctx = B2B_OPTS_GET(opts, log_ctx, NULL);
-	b->lenient = B2B_OPTS_GET(opts, lenient, false);
-	b->max_decompressed = B2B_OPTS_GET(opts, max_decompressed, 0);
-	b->dist.asked = B2B_OPTS_GET(opts, distill_base, false);
+	b->res.distill = B2B_OPTS_GET(opts, distill_base, false);
 	lent_base = B2B_OPTS_GET(opts, base_btf, NULL);
 	/* a lent base is named by base_path; without it, no base at all */
-	if ((b->dist.asked || lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
+	if ((b->res.distill || lent_base) && !B2B_OPTS_GET(opts, base_path, NULL)) {
 		btf2btf__close(b);
 		return -EINVAL;	/* a distilled base is made from the base */
 	}

@@ -77,7 +77,7 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 			return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	}
 	/* the result indexed, on the base it is split on (the distilled one
-	 * made, moved into b->base below: its address is b->base's then) */
+	 * made, moved into b->res.base below: its address is b->res.base's then) */
 	if (replace) {
 		err = b2b_btf_open(&result, post->btf.data, post->btf.size,
 				   made_base ? &post->new_base : b2b_handle_base(b));
@@ -107,23 +107,23 @@ static int commit(struct btf2btf *b, const struct b2b_edit *ed, struct b2b_post 
 	free(scratch);
 	if (replace) {
 		/* the BTF read is not needed any more: its memory goes now */
-		b2b_btf_free(&b->btf);
-		b->btf = result;
-		b->btf.owned = post->btf.data;
+		b2b_btf_free(&b->res.btf);
+		b->res.btf = result;
+		b->res.btf.owned = post->btf.data;
 		post->btf.data = NULL;
-		b2b_bytes_forget(&b->btf_out);
+		b2b_bytes_forget(&b->res.btf_out);
 	}
 	if (made_base) {
 		/* a base the caller lent stays theirs (b2b_btf_free() knows) */
-		b2b_bytes_forget(&b->base_out);
-		b2b_btf_free(&b->base);
-		b->base = post->new_base;
+		b2b_bytes_forget(&b->res.base_out);
+		b2b_btf_free(&b->res.base);
+		b->res.base = post->new_base;
 		memset(&post->new_base, 0, sizeof(post->new_base));
-		b->btf.base = &b->base;
-		b->dist.made = true;
+		b->res.btf.base = &b->res.base;
+		b->res.distilled = true;
 	}
-	b->transformed = true;
-	b->changed = changed;
+	b->res.transformed = true;
+	b->res.changed = changed;
 	return 0;
 }
 
@@ -133,31 +133,31 @@ int btf2btf__transform(struct btf2btf *b)
 	struct b2b_post post = {
 		.dedup = b->plan.features & BTF2BTF_FEAT_DEDUP,
 		.sort = b->plan.features & BTF2BTF_FEAT_SORT,
-		.distill = b->dist.asked,
+		.distill = b->res.distill,
 		.base = b2b_handle_base(b),
 	};
 	bool passes = post.dedup || post.sort || post.distill;
 	const char *resolved_set = NULL;
 	int err;
 
-	if (b->transformed)
+	if (b->res.transformed)
 		return 0;
 	if (b->plan.nr_errors) {
 		b2b_plan_log_errors(&b->plan, &b->log);
 		return -EINVAL;
 	}
-	err = b2b_edit_run(&ed, &b->btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
+	err = b2b_edit_run(&ed, &b->res.btf, &b->kfuncs, &b->tags, &b->log, &b->stats);
 	/* one BTF from here on: laid out, through the passes, kept */
 	post.first_new = ed.first_new;
 	post.btf.data = ed.data;
 	post.btf.size = ed.size;
 	ed.data = NULL;
 	/* a set8 resolve_btfids filled in names ids a renumbering would leave stale */
-	for (size_t i = 0; i < b->ids.nr_sets && !resolved_set; i++)
-		if (b->ids.sets[i].resolved)
-			resolved_set = b->ids.sets[i].name;
+	for (size_t i = 0; i < b->obj.ids.nr_sets && !resolved_set; i++)
+		if (b->obj.ids.sets[i].resolved)
+			resolved_set = b->obj.ids.sets[i].name;
 	if (!err && passes)
-		err = b2b_post_stage(&post, &b->btf, resolved_set, &b->log);
+		err = b2b_post_stage(&post, &b->res.btf, resolved_set, &b->log);
 	if (!err)
 		err = commit(b, &ed, &post);
 	b2b_post_free(&post);

@@ -91,7 +91,7 @@ static int write_both(struct btf2btf *b, const char *path, const char *base_path
  * there would replace the input by the output of another kind. */
 static int check_not_input(struct btf2btf *b, const char *path, const struct b2b_log *log)
 {
-	const char *inputs[] = { b->path, b->btf_path };
+	const char *inputs[] = { b->obj.path, b->obj.btf_path };
 	struct stat st, in;
 
 	if (stat(path, &st))
@@ -166,11 +166,11 @@ static int check_same_file(struct btf2btf *b)
 {
 	struct stat st;
 
-	if (stat(b->path, &st))
+	if (stat(b->obj.path, &st))
 		return b2b_errno(&b->log, -errno, "cannot stat: %s", strerror(errno));
-	if (st.st_dev != b->elf->st.st_dev || st.st_ino != b->elf->st.st_ino ||
-	    st.st_size != b->elf->st.st_size || st.st_mtim.tv_sec != b->elf->st.st_mtim.tv_sec ||
-	    st.st_mtim.tv_nsec != b->elf->st.st_mtim.tv_nsec)
+	if (st.st_dev != b->obj.elf->st.st_dev || st.st_ino != b->obj.elf->st.st_ino ||
+	    st.st_size != b->obj.elf->st.st_size || st.st_mtim.tv_sec != b->obj.elf->st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != b->obj.elf->st.st_mtim.tv_nsec)
 		return b2b_errno(&b->log, -ESTALE,
 				 "was changed by another process while btf2btf ran; nothing written, run again");
 	return 0;
@@ -181,18 +181,18 @@ static int write_btf_sections(struct btf2btf *b, const void *raw, size_t size, i
 			      void **image, size_t *image_size)
 {
 	struct b2b_elf_edit edits[2] = {
-		{ .index = b->btf_index, .data = raw, .size = size },
+		{ .index = b->obj.btf_index, .data = raw, .size = size },
 		{ .name = ".BTF.base" },
 	};
 	int err;
 
-	if (b->dist.made) {
+	if (b->res.distilled) {
 		err = btf2btf__raw_base_btf(b, &edits[1].data, &edits[1].size);
 		if (err)
 			return b2b_errno(&b->log, err, "cannot serialise the distilled base: %s",
 					 strerror(-err));
 	}
-	return b2b_elf_write_edited(b->elf, edits, b->dist.made ? 2 : 1, fd, image, image_size,
+	return b2b_elf_write_edited(b->obj.elf, edits, b->res.distilled ? 2 : 1, fd, image, image_size,
 				    &b->log);
 }
 
@@ -203,7 +203,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 	char *base_path;
 	int err;
 
-	if (!b->dist.made)
+	if (!b->res.distilled)
 		return write_one(b, path, 0644, fill_raw);
 	base_path = base_path_for(path);
 	if (!base_path)
@@ -220,7 +220,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
  */
 static int check_unsigned(struct btf2btf *b)
 {
-	if (!b->elf->signature_off)
+	if (!b->obj.elf->signature_off)
 		return 0;
 	return b2b_errno(&b->log, -EPERM,
 			 "carries an appended module signature (~Module signature appended~), which a new .BTF would invalidate: not rewritten; "
@@ -235,7 +235,7 @@ static int write_compressed(struct btf2btf *b, const void *raw, size_t size, str
 	int err = write_btf_sections(b, raw, size, -1, &image, &image_size);
 
 	if (!err)
-		err = b2b_compress(b->elf->compression, image, image_size, &packed, &packed_size,
+		err = b2b_compress(b->obj.elf->compression, image, image_size, &packed, &packed_size,
 				   &b->log);
 	free(image);
 	if (!err)
@@ -251,32 +251,32 @@ int btf2btf__write_elf(struct btf2btf *b)
 	size_t size = 0;
 	int err;
 
-	if (!b->changed)
+	if (!b->res.changed)
 		return 0;	/* byte-identical by construction */
 	/* --btf's raw file is the one rewritten, not the object */
-	if (b->btf_path)
-		return write_raw_in_place(b, b->btf_path);
-	if (!b->elf)
-		return write_raw_in_place(b, b->path);
-	if (b->elf->fd < 0)
+	if (b->obj.btf_path)
+		return write_raw_in_place(b, b->obj.btf_path);
+	if (!b->obj.elf)
+		return write_raw_in_place(b, b->obj.path);
+	if (b->obj.elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is an in-memory image: nothing to rewrite");
 	err = check_unsigned(b);
 	if (err)
 		return err;
 
 	/* one writer at a time; the second notices the first one's rename */
-	if (flock(b->elf->fd, LOCK_EX))
+	if (flock(b->obj.elf->fd, LOCK_EX))
 		return b2b_errno(&b->log, -errno, "cannot lock: %s", strerror(errno));
 	err = check_same_file(b);
 	if (!err)	/* under the lock, any temp file of ours is a killed run's */
-		b2b_out_clean_stale(b->path, &b->log);
+		b2b_out_clean_stale(b->obj.path, &b->log);
 	if (!err)
 		err = btf2btf__raw_btf(b, &raw, &size);
 	if (!err)
-		err = b2b_out_begin(&out, b->path, b->elf->st.st_mode, &b->log);
+		err = b2b_out_begin(&out, b->obj.path, b->obj.elf->st.st_mode, &b->log);
 	if (err)
 		goto unlock;
-	if (b->elf->compression)
+	if (b->obj.elf->compression)
 		err = write_compressed(b, raw, size, &out);
 	else
 		err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
@@ -287,7 +287,7 @@ int btf2btf__write_elf(struct btf2btf *b)
 	else
 		b2b_out_abort(&out);
 unlock:
-	flock(b->elf->fd, LOCK_UN);
+	flock(b->obj.elf->fd, LOCK_UN);
 	return err;
 }
 
@@ -299,7 +299,7 @@ int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
 	size_t size = 0;
 	int err;
 
-	if (!b->elf || b->btf_path || b->elf->fd < 0)
+	if (!b->obj.elf || b->obj.btf_path || b->obj.elf->fd < 0)
 		return b2b_errno(&b->log, -EINVAL, "is no ELF object read with its .BTF: "
 				 "no copy of it to write");
 	log.path = path;
@@ -308,7 +308,7 @@ int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
 		err = btf2btf__raw_btf(b, &raw, &size);
 	/* the object's mode (a vmlinux stays executable) for a new file */
 	if (!err)
-		err = b2b_out_begin(&out, path, b->elf->st.st_mode, &log);
+		err = b2b_out_begin(&out, path, b->obj.elf->st.st_mode, &log);
 	if (err)
 		return err;
 	err = write_btf_sections(b, raw, size, out.fd, NULL, NULL);
@@ -318,10 +318,10 @@ int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
 	}
 	err = b2b_out_commit(&out, &log);
 	/* the copy is the ELF alone (not compressed), and unsigned */
-	if (!err && b->elf->signature_off)
+	if (!err && b->obj.elf->signature_off)
 		b2b_warn(&log, "is not signed (the module signature of %s covered its old bytes): "
 			 "sign it with the kernel tree's scripts/sign-file HASH KEY CERT %s",
-			 b->path, path);
+			 b->obj.path, path);
 	return err;
 }
 
@@ -331,7 +331,7 @@ int btf2btf__elf_image(struct btf2btf *b, void **data, size_t *size)
 	size_t raw_size = 0;
 	int err;
 
-	if (!b->elf || b->btf_path)
+	if (!b->obj.elf || b->obj.btf_path)
 		return b2b_errno(&b->log, -EINVAL, "has no .BTF section to replace");
 	err = btf2btf__raw_btf(b, &raw, &raw_size);
 	if (err)
