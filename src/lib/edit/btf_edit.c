@@ -4,8 +4,9 @@
  *
  * The plan carried out (the plan decides, this file only does), kfunc by
  * kfunc (struct b2b_edit in btf_edit.h), as append-only BTF edits (struct
- * b2b_ext): the new types are built with libbpf in a BTF of their own,
- * checked, then laid out after the original bytes (b2b_ext_lay_out()).
+ * b2b_ext): the new types are appended to a table of their own (struct
+ * b2b_new_types, the model's appender), checked, then laid out after the
+ * original bytes (b2b_ext_lay_out()).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -18,22 +19,9 @@
 #include "input/btf_check.h"
 #include "edit/btf_edit.h"
 #include "util/name_index.h"
-#include "util/libbpf_compat.h"
 #include "plan/plan.h"
 
 /* ---- append-only edits (struct b2b_ext) ---- */
-
-/* btf__add_decl_tag(), plus kind_flag (an attribute tag) when kflag is set. */
-static int add_decl_tag(struct btf *btf, const char *value, __u32 target, int component_idx,
-			bool kflag)
-{
-	int id = btf__add_decl_tag(btf, value, target, component_idx);
-
-	if (id < 0 || !kflag)
-		return id;
-	b2b_btf_set_kind_flag(btf, id);
-	return id;
-}
 
 int b2b_ext_init(struct b2b_ext *x, const struct b2b_btf *orig)
 {
@@ -43,71 +31,70 @@ int b2b_ext_init(struct b2b_ext *x, const struct b2b_btf *orig)
 	x->orig = orig;
 	x->first_id = b2b_btf_type_cnt(orig);
 	x->start = base ? b2b_btf_type_cnt(base) : 1;
-	x->btf = b2b_fault_nomem() ? NULL : btf__new_empty();
-	return x->btf ? 0 : -ENOMEM;
+	return b2b_new_types_init(&x->add);
 }
 
 void b2b_ext_free(struct b2b_ext *x)
 {
-	btf__free(x->btf);
+	b2b_new_types_free(&x->add);
 	free(x->retype);
 	memset(x, 0, sizeof(*x));
 }
 
-static int ext_id(const struct b2b_ext *x, int local)
+/* A type added, numbered n in x->add, by its id in the result (ids in
+ * and out of the ext_add_*() are the result's). */
+static int ext_id(const struct b2b_ext *x, int n)
 {
-	return local < 0 ? local : (int)(x->first_id + local - 1);
+	return n < 0 ? n : (int)(x->first_id + n - 1);
 }
 
-/* Every addition is an allocation point of the fault-injection tests. */
-#define EXT_ADD(x, call) (b2b_fault_nomem() ? -ENOMEM : ext_id(x, call))
-
-/* Ids in and out are the ids of the result. */
 static int ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
 {
-	return EXT_ADD(x, btf__add_func(x->btf, name, linkage, proto));
+	return ext_id(x, b2b_btf_add_type(&x->add, name, BTF_KIND_FUNC, linkage, false, proto));
 }
 
+/* kflag: an attribute tag (kind_flag 1) */
 static int ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, int component_idx,
 			    bool kflag)
 {
-	return EXT_ADD(x, add_decl_tag(x->btf, value, target, component_idx, kflag));
+	int n = b2b_btf_add_type(&x->add, value, BTF_KIND_DECL_TAG, 0, kflag, target);
+
+	if (n > 0)
+		b2b_decl_tag(b2b_new_type(&x->add, n))->component_idx = component_idx;
+	return ext_id(x, n);
 }
 
 static int ext_add_ptr(struct b2b_ext *x, __u32 type)
 {
-	return EXT_ADD(x, btf__add_ptr(x->btf, type));
+	return ext_id(x, b2b_btf_add_type(&x->add, NULL, BTF_KIND_PTR, 0, false, type));
 }
 
 /* A TYPE_TAG; kflag: an attribute (kind_flag 1, "address_space(1)"). */
 static int ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag)
 {
-	int id = EXT_ADD(x, btf__add_type_tag(x->btf, value, type));
-
-	if (id > 0 && kflag)
-		b2b_btf_set_kind_flag(x->btf, id - x->first_id + 1);
-	return id;
+	return ext_id(x, b2b_btf_add_type(&x->add, value, BTF_KIND_TYPE_TAG, 0, kflag, type));
 }
 
-/* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters, returning type ret. */
+/* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters,
+ * returning type ret; the parameters' names added in their order, as
+ * btf__add_func_param() adds them. */
 static int ext_add_proto(struct b2b_ext *x, __u32 proto_id, __u16 nr_params, __u32 ret)
 {
-	const struct btf_type *proto = b2b_btf_type_by_id(x->orig, proto_id);
-	const struct btf_param *p = btf_params(proto);
-	int id, err;
+	const struct btf_param *p = b2b_params(b2b_btf_type_by_id(x->orig, proto_id));
+	int n = b2b_btf_add_type(&x->add, NULL, BTF_KIND_FUNC_PROTO, nr_params, false, ret);
 
-	/* orig is never modified: its names stay put while ext grows */
-	id = EXT_ADD(x, btf__add_func_proto(x->btf, ret));
-	for (__u16 i = 0; id > 0 && i < nr_params; i++) {
+	for (__u16 i = 0; n > 0 && i < nr_params; i++) {
+		/* orig is never modified: its names stay put while ext grows */
 		const char *name = b2b_btf_str(x->orig, p[i].name_off);
+		long off = name ? b2b_btf_add_str(&x->add, name) : -EINVAL;
+		struct btf_param *np = b2b_params(b2b_new_type(&x->add, n));
 
-		if (!name)
-			return -EINVAL;
-		err = b2b_fault_nomem() ? -ENOMEM : btf__add_func_param(x->btf, name, p[i].type);
-		if (err < 0)
-			return err;
+		if (off < 0)
+			return off;
+		np[i].name_off = off;
+		np[i].type = p[i].type;
 	}
-	return id;
+	return ext_id(x, n);
 }
 
 /* The same, returning what proto_id returns. */
@@ -119,14 +106,12 @@ static int ext_add_proto_prefix(struct b2b_ext *x, __u32 proto_id, __u16 nr_para
 /* Parameter idx of a new FUNC_PROTO now has type type. */
 static int ext_set_param_type(struct b2b_ext *x, __u32 proto, __u16 idx, __u32 type)
 {
-	struct btf_type *t;
+	struct btf_type *t = proto < x->first_id ? NULL :
+			     b2b_new_type(&x->add, proto - x->first_id + 1);
 
-	if (proto < x->first_id || proto - x->first_id + 1 >= btf__type_cnt(x->btf))
+	if (!t || !b2b_is_func_proto(t) || idx >= b2b_vlen(t))
 		return -EINVAL;
-	t = (struct btf_type *)btf__type_by_id(x->btf, proto - x->first_id + 1);
-	if (!b2b_is_func_proto(t) || idx >= b2b_vlen(t))
-		return -EINVAL;
-	btf_params(t)[idx].type = type;
+	b2b_params(t)[idx].type = type;
 	return 0;
 }
 
@@ -146,9 +131,7 @@ static const struct btf_type *result_type(const struct b2b_ext *x, __u32 id)
 {
 	if (id < x->first_id)
 		return b2b_btf_type_by_id(x->orig, id);
-	if (id - x->first_id + 1 < btf__type_cnt(x->btf))
-		return btf__type_by_id(x->btf, id - x->first_id + 1);
-	return NULL;
+	return b2b_new_type(&x->add, id - x->first_id + 1);
 }
 
 /* ->type of the result's type id: repointed, new or as read. */
@@ -197,12 +180,12 @@ static int check_func(const struct b2b_ext *x, __u32 func, __u32 proto_id, const
  */
 static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b_log *log)
 {
-	__u32 nr = btf__type_cnt(x->btf);
 	int err = 0;
 
-	for (__u32 local = 1; local < nr && !err; local++) {
-		const struct btf_type *t = btf__type_by_id(x->btf, local);
-		__u32 id = x->first_id + local - 1;
+	for (__u32 n = 1; n <= x->add.nr && !err; n++) {
+		const struct btf_type *t = b2b_new_type(&x->add, n);
+		const struct btf_param *p = b2b_params(t);
+		__u32 id = x->first_id + n - 1;
 
 		switch (b2b_kind(t)) {
 		case BTF_KIND_FUNC:
@@ -213,12 +196,12 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 				err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] returns type %u, out of range",
 						what, id, t->type);
 			for (__u32 i = 0; i < b2b_vlen(t) && !err; i++)
-				if (!result_type(x, btf_params(t)[i].type))
+				if (!result_type(x, p[i].type))
 					err = b2b_errno(log, -EINVAL, "%s: FUNC_PROTO [%u] parameter %u has type %u, out of range",
-							what, id, i, btf_params(t)[i].type);
+							what, id, i, p[i].type);
 			break;
 		case BTF_KIND_DECL_TAG:
-			err = check_tag(x, id, t->type, btf_decl_tag(t)->component_idx, what, log);
+			err = check_tag(x, id, t->type, b2b_decl_tag(t)->component_idx, what, log);
 			break;
 		case BTF_KIND_PTR:
 		case BTF_KIND_TYPE_TAG:
@@ -237,7 +220,7 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 			err = check_func(x, x->retype[i].id, x->retype[i].type, what, log);
 		else if (b2b_is_decl_tag(t))
 			err = check_tag(x, x->retype[i].id, x->retype[i].type,
-					btf_decl_tag(t)->component_idx, what, log);
+					b2b_decl_tag(t)->component_idx, what, log);
 		else
 			err = b2b_errno(log, -EINVAL, "%s: type [%u] of kind %u repointed", what,
 					x->retype[i].id, b2b_kind(t));
@@ -245,20 +228,8 @@ static int ext_check(const struct b2b_ext *x, const char *what, const struct b2b
 	return err;
 }
 
-/* orig's and x->btf's raw bytes (native: the model's are, and libbpf
- * writes its own in this machine's order): libbpf keeps x->btf's until it
- * is modified or freed, which it is not during the layout */
-static int raw_views(const struct b2b_ext *x, const char **oraw, const char **eraw)
-{
-	__u32 esz = 0;
-
-	*oraw = x->orig->data;
-	*eraw = btf__raw_data(x->btf, &esz);
-	return *eraw ? 0 : -ENOMEM;
-}
-
 /*
- * The new strings (x->btf's, unique there), numbered in their order by the
+ * The new strings (x->add's, unique there), numbered in their order by the
  * name index, and where each goes in the result: an equal string's offset
  * in the base or orig, else after orig's strings, in that order (as
  * btf__add_str() would: a base string first, then the split's own, the
@@ -266,7 +237,7 @@ static int raw_views(const struct b2b_ext *x, const char **oraw, const char **er
  */
 struct new_strs {
 	struct b2b_name_index idx;
-	__u32 *ext_off;		/* [number - 1]: offset in x->btf, ascending */
+	__u32 *ext_off;		/* [number - 1]: offset in x->add, ascending */
 	__u32 *final;		/* [number - 1]: offset in the result, UINT32_MAX unplaced */
 	size_t nr;
 	__u64 len;		/* the bytes of the strings appended */
@@ -320,7 +291,7 @@ static int place_strings(struct new_strs *ns, const struct b2b_ext *x, const cha
 		if (n < 0)
 			return n;
 		if (n != (int)i + 1)
-			return -EINVAL;	/* libbpf's strings are unique and non-empty */
+			return -EINVAL;	/* x->add's strings are unique and non-empty */
 		ns->ext_off[i] = o;
 		ns->final[i] = UINT32_MAX;
 	}
@@ -347,40 +318,19 @@ static __u32 map_str(const struct new_strs *ns, __u32 ext_off)
 	return lo < ns->nr && ns->ext_off[lo] == ext_off ? ns->final[lo] : UINT32_MAX;
 }
 
-/* The new types copied to out, their string offsets mapped to the result's. */
-static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, char *out)
+/* The new types copied to out, their name offsets mapped to the result's. */
+static int new_types(const struct new_strs *ns, const struct b2b_new_types *add, char *out)
 {
-	memcpy(out, etypes, len);
-	for (char *t = out, *end = out + len; t < end;) {
-		struct btf_type *bt = (struct btf_type *)t;
-		size_t sz = sizeof(*bt);
+	memcpy(out, add->types, add->len);
+	for (size_t n = 0; n < add->nr; n++) {
+		__u32 *w = (__u32 *)(out + add->offs[n]);
+		struct b2b_fields it = b2b_fields((const struct btf_type *)w, B2B_W_STR);
 
-		bt->name_off = map_str(ns, bt->name_off);
-		switch (b2b_kind(bt)) {
-		case BTF_KIND_FUNC:
-		case BTF_KIND_PTR:
-		case BTF_KIND_TYPE_TAG:
-			break;
-		case BTF_KIND_FUNC_PROTO: {
-			struct btf_param *pp = btf_params(bt);
-
-			for (__u32 i = 0; i < b2b_vlen(bt); i++) {
-				pp[i].name_off = map_str(ns, pp[i].name_off);
-				if (pp[i].name_off == UINT32_MAX)
-					return -EINVAL;
-			}
-			sz += b2b_vlen(bt) * sizeof(*pp);
-			break;
+		for (__u32 i; b2b_fields_next(&it, &i); ) {
+			w[i] = map_str(ns, w[i]);
+			if (w[i] == UINT32_MAX)
+				return -EINVAL;
 		}
-		case BTF_KIND_DECL_TAG:
-			sz += sizeof(struct btf_decl_tag);
-			break;
-		default:
-			return -EINVAL;	/* only these are ever added */
-		}
-		if (bt->name_off == UINT32_MAX)
-			return -EINVAL;
-		t += sz;
 	}
 	return 0;
 }
@@ -388,20 +338,16 @@ static int new_types(const struct new_strs *ns, const char *etypes, __u32 len, c
 int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 {
 	const struct b2b_btf *base = b2b_btf_base(x->orig);
-	const char *oraw, *eraw, *otypes, *ostrs;
+	const char *oraw = x->orig->data, *otypes, *ostrs;
 	struct new_strs ns = { 0 };
-	struct b2b_btf_hdr oh, eh, h;
+	struct b2b_btf_hdr oh, h;
 	__u64 base_end = 0, total;
 	char *out = NULL, *at;
 	int err;
 
 	*data = NULL;
 	*size = 0;
-	err = raw_views(x, &oraw, &eraw);
-	if (err)
-		return err;
 	memcpy(&oh, oraw, sizeof(oh));
-	memcpy(&eh, eraw, sizeof(eh));
 	otypes = oraw + oh.hdr_len + oh.type_off;
 	ostrs = oraw + oh.hdr_len + oh.str_off;
 	/* type ids map onto the bytes read: orig was never made modifiable */
@@ -410,9 +356,8 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 		return -EINVAL;
 	if (base)
 		base_end = b2b_btf_str_end(base);
-	err = place_strings(&ns, x, ostrs, oh.str_len, eraw + eh.hdr_len + eh.str_off, eh.str_len,
-			    base_end);
-	total = (__u64)oh.hdr_len + oh.type_len + eh.type_len + oh.str_len + ns.len;
+	err = place_strings(&ns, x, ostrs, oh.str_len, x->add.strs.buf, x->add.strs.len, base_end);
+	total = (__u64)oh.hdr_len + oh.type_len + x->add.len + oh.str_len + ns.len;
 	if (!err && total > UINT32_MAX)
 		err = -E2BIG;
 	if (!err) {
@@ -424,7 +369,7 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 	/* the header read (a longer one's tail as read), then orig's types,
 	 * the new ones, orig's strings, the new strings */
 	h = oh;
-	h.type_len = oh.type_len + eh.type_len;
+	h.type_len = oh.type_len + x->add.len;
 	h.str_off = h.type_len;
 	h.str_len = oh.str_len + (__u32)ns.len;
 	memcpy(out, &h, sizeof(h));
@@ -444,7 +389,7 @@ int b2b_ext_lay_out(const struct b2b_ext *x, void **data, size_t *size)
 		memcpy(at + (t - otypes) + offsetof(struct btf_type, type), &x->retype[i].type,
 		       sizeof(__u32));
 	}
-	err = new_types(&ns, eraw + eh.hdr_len + eh.type_off, eh.type_len, at + oh.type_len);
+	err = new_types(&ns, &x->add, at + oh.type_len);
 	if (err)
 		goto out;
 	at += h.type_len;
@@ -481,7 +426,7 @@ static int move_tags(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32 i
 	for (size_t i = first; i < first + n; i++) {
 		__u32 tag_id = ed->tags->ids[i];
 		const struct btf_type *t = b2b_btf_type_by_id(ed->btf, tag_id);
-		int idx = btf_decl_tag(t)->component_idx;
+		int idx = b2b_decl_tag(t)->component_idx;
 		int err;
 
 		if (b2b_is_kfunc_tag(ed->btf, tag_id))
@@ -551,7 +496,7 @@ static int arena_proto(struct b2b_edit *ed, const struct btf2btf_kfunc *k, __u32
 
 		if (!(k->arena_args & (1ULL << i)))
 			continue;
-		ptr = arena_ptr(ed, btf_params(proto)[i].type);
+		ptr = arena_ptr(ed, b2b_params(proto)[i].type);
 		err = ptr < 0 ? ptr : ext_set_param_type(&ed->ext, id, i, ptr);
 	}
 	if (id > 0 && !err)
@@ -677,7 +622,7 @@ int b2b_edit_run(struct b2b_edit *ed, const struct b2b_btf *btf, const struct b2
 	/* what served the edit alone: its memory serves what follows */
 	free(ed->reduced_of);
 	ed->reduced_of = NULL;
-	ed->changed = (ed->ext.btf && btf__type_cnt(ed->ext.btf) > 1) || ed->ext.nr_retype;
+	ed->changed = ed->ext.add.nr || ed->ext.nr_retype;
 	ed->first_new = ed->ext.first_id;
 	if (!err && ed->changed)
 		err = ext_check(&ed->ext, "transformed BTF", log);

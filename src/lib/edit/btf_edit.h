@@ -4,20 +4,19 @@
 #ifndef BTF2BTF_BTF_EDIT_H
 #define BTF2BTF_BTF_EDIT_H
 
-#include <bpf/btf.h>
-
 #include "format/btf_raw.h"
 #include "util/internal.h"
 #include "input/kfuncs.h"
 
 /*
  * Append-only edits. The transform only appends types (FUNC, FUNC_PROTO,
- * DECL_TAG) and repoints a few existing ones. Going through libbpf 1.1.2's
- * btf__add_*() on the BTF read makes all of it modifiable first: every type
- * copied and every string put in a hash map, two to three times the cost of
- * reading and writing the BTF (make bench: parse+modify+write). Instead the
- * new types go into a small BTF of their own (their type references are
- * already the ids they get in the result) and the repointings are recorded;
+ * DECL_TAG, PTR, TYPE_TAG) and repoints a few existing ones. Going through
+ * libbpf 1.1.2's btf__add_*() on the BTF read makes all of it modifiable
+ * first: every type copied and every string put in a hash map, two to three
+ * times the cost of reading and writing the BTF (make bench:
+ * parse+modify+write). Instead the new types are appended to a table of
+ * their own (struct b2b_new_types: their type references are already the
+ * ids they get in the result) and the repointings are recorded;
  * b2b_ext_lay_out() then writes the result: the original bytes, the new
  * types, the original strings, the new strings. Strings are deduplicated as
  * btf__add_str() would (base strings first, then the split's, the first
@@ -25,7 +24,7 @@
  */
 struct b2b_ext {
 	const struct b2b_btf *orig;	/* the BTF as read: never modified */
-	struct btf *btf;		/* the new types; local id i is first_id + i - 1 */
+	struct b2b_new_types add;	/* the new types: number n is id first_id + n - 1 */
 	__u32 first_id;			/* b2b_btf_type_cnt(orig) */
 	__u32 start;			/* first id of orig's own (split) part */
 	struct b2b_retype { __u32 id, type; } *retype;	/* orig id's ->type, at merge */

@@ -14,12 +14,12 @@
  * is split BTF at all, and that its names, offsets into the base's strings
  * followed by its own, each start a string there.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "format/btf_kinds.h"
 #include "format/btf_model.h"
 #include "input/split_check.h"
 
@@ -71,12 +71,15 @@ static long resolve_size(const struct b2b_btf *btf, __u32 id, long ptr_size)
 		case BTF_KIND_TYPE_TAG:
 			id = t->type;
 			break;
-		case BTF_KIND_ARRAY:
-			nelems *= btf_array(t)->nelems;
+		case BTF_KIND_ARRAY: {
+			const struct btf_array *a = (const struct btf_array *)(t + 1);
+
+			nelems *= a->nelems;
 			if (nelems > UINT32_MAX)
 				return -E2BIG;
-			id = btf_array(t)->type;
+			id = a->type;
 			break;
+		}
 		default:
 			return -EINVAL;
 		}
@@ -101,7 +104,7 @@ static long member_need(const struct b2b_btf *btf, __u32 id, __u32 bits_off, lon
 	for (int depth = 0; t && depth < 32 && (b2b_is_mod(t) || b2b_is_typedef(t)); depth++)
 		t = b2b_btf_type_by_id(btf, t->type);
 	if (t && b2b_is_int(t))
-		return (bits_off % 8 + btf_int_bits(t) + 7) / 8;
+		return (bits_off % 8 + BTF_INT_BITS(*(const __u32 *)(t + 1)) + 7) / 8;
 	return resolve_size(btf, id, ptr_size);
 }
 
@@ -113,17 +116,18 @@ int b2b_check_split_fits(const struct b2b_btf *btf, const char *base_name,
 
 	for (__u32 id = btf->start_id; id < nr; id++) {
 		const struct btf_type *t = b2b_btf_own_type(btf, id);
-		const struct btf_member *m = btf_members(t);
+		const struct btf_member *m = (const struct btf_member *)(t + 1);
 
 		if (!b2b_is_composite(t))
 			continue;
 		for (__u32 i = 0; i < b2b_vlen(t); i++) {
-			__u32 bits_off = btf_member_bit_offset(t, i);
+			/* kind_flag: offset holds a bitfield's size above its bit offset */
+			__u32 bits_off = b2b_kflag(t) ? BTF_MEMBER_BIT_OFFSET(m[i].offset) : m[i].offset;
 			const struct btf_type *mt = b2b_btf_type_by_id(btf, m[i].type);
 			char buf[32];
 			long need;
 
-			if (btf_member_bitfield_size(t, i))
+			if (b2b_kflag(t) && BTF_MEMBER_BITFIELD_SIZE(m[i].offset))
 				continue;	/* a bitfield: the kernel's rules for those */
 			if (!ptr_size)
 				ptr_size = pointer_size(btf);
@@ -183,20 +187,10 @@ int b2b_check_split_base(const struct b2b_btf *btf, const char *what, const stru
 				 what);
 	for (__u32 id = btf->start_id; id < b2b_btf_type_cnt(btf); id++) {
 		const struct btf_type *t = b2b_btf_own_type(btf, id);
+		struct b2b_fields it = b2b_fields(t, B2B_W_STR);
 
-		tally_name(btf, t->name_off, &n);
-		if (b2b_is_composite(t))
-			for (__u32 i = 0; i < b2b_vlen(t); i++)
-				tally_name(btf, btf_members(t)[i].name_off, &n);
-		else if (b2b_is_enum(t))
-			for (__u32 i = 0; i < b2b_vlen(t); i++)
-				tally_name(btf, btf_enum(t)[i].name_off, &n);
-		else if (b2b_is_enum64(t))
-			for (__u32 i = 0; i < b2b_vlen(t); i++)
-				tally_name(btf, btf_enum64(t)[i].name_off, &n);
-		else if (b2b_kind(t) == BTF_KIND_FUNC_PROTO)
-			for (__u32 i = 0; i < b2b_vlen(t); i++)
-				tally_name(btf, btf_params(t)[i].name_off, &n);
+		for (__u32 i; b2b_fields_next(&it, &i); )
+			tally_name(btf, ((const __u32 *)t)[i], &n);
 	}
 	/* right base: every name starts a string; a string shared by suffix
 	 * is not wrong, so a few are let be */

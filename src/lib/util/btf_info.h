@@ -45,6 +45,18 @@ static inline bool b2b_kflag(const struct btf_type *t)
 	return t->info >> 31;
 }
 
+/* The words after a type's three, as the ABI lays them out (what
+ * <bpf/btf.h>'s btf_params() and btf_decl_tag() point at). */
+static inline struct btf_param *b2b_params(const struct btf_type *t)
+{
+	return (struct btf_param *)(t + 1);
+}
+
+static inline struct btf_decl_tag *b2b_decl_tag(const struct btf_type *t)
+{
+	return (struct btf_decl_tag *)(t + 1);
+}
+
 /* b2b_is_func(t) and the like: what <bpf/btf.h>'s btf_is_*() say */
 #define B2B_KIND_IS(name, kind)						\
 static inline bool b2b_is_##name(const struct btf_type *t)		\

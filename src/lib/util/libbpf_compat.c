@@ -54,14 +54,6 @@ const void *b2b_btf_ext_raw(const struct btf_ext *ext, __u32 *size)
 #endif
 }
 
-void b2b_btf_set_kind_flag(struct btf *btf, __u32 id)
-{
-	/* no libbpf up to 1.4 has a setter (btf__add_decl_attr() and
-	 * btf__add_type_attr() came later); the type is btf's own, modifiable
-	 * since btf__add_*() made it */
-	((struct btf_type *)btf__type_by_id(btf, id))->info |= 1U << 31;
-}
-
 enum b2b_typedef_dedup b2b_libbpf_typedef_dedup(void)
 {
 	__u32 major = libbpf_major_version(), minor = libbpf_minor_version();

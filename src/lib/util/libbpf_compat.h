@@ -21,10 +21,6 @@ struct btf *b2b_btf_new(const void *data, size_t size, const struct btf *base);
  * its type ids); NULL when it has none. */
 const void *b2b_btf_ext_raw(const struct btf_ext *ext, __u32 *size);
 
-/* Sets kind_flag on type id of btf, made by btf__add_decl_tag() or
- * btf__add_type_tag() (an attribute tag: the kernel's "bpf: Allow kind_flag
- * for BTF type and decl tags"). */
-void b2b_btf_set_kind_flag(struct btf *btf, __u32 id);
 
 /*
  * How the running libbpf's btf__dedup() deduplicates a typedef (the fold
