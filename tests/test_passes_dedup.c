@@ -574,6 +574,19 @@ static struct btf *fold_base(void)
 		snprintf(name, sizeof(name), "fn%d", i);
 		btf__add_func(b, name, BTF_FUNC_GLOBAL, proto);
 	}
+	/* a struct whose member points at a forward declaration, which a
+	 * module completes (Debian 6.1's struct kvm_x86_ops and struct
+	 * kvm_lapic), and one pointing at a struct a module declares only */
+	{
+		int lap = btf__add_ptr(b, btf__add_fwd(b, "lap", BTF_FWD_STRUCT));
+		int s1 = btf__add_ptr(b, s[1]);
+
+		btf__add_struct(b, "ops", 16);
+		btf__add_field(b, "lap", lap, 0, 0);
+		btf__add_field(b, "n", i_int, 64, 0);
+		btf__add_struct(b, "holder", 8);
+		btf__add_field(b, "s1", s1, 0, 0);
+	}
 	assert_int_equal(btf__dedup(b, NULL), 0);
 	return b;
 }
@@ -636,12 +649,13 @@ static void copy_graph(struct btf *mod, const struct btf *base, __u32 from, __u3
 /* A random module on base: copies of base graphs, its own types, and now
  * and then what btf__dedup() resolves by name (a forward declaration, an
  * enum's) or by phase (a typedef). */
-static struct btf *fold_module(const struct btf *base)
+static struct btf *fold_module(const struct btf *base, int *kind)
 {
 	struct btf *mod = btf__new_empty_split((struct btf *)base);
 	__u32 n = btf__type_cnt(base);
 	int own, k = rnd(8);
 
+	*kind = k;
 	assert_non_null(mod);
 	for (int c = 1 + rnd(3); c; c--)
 		copy_graph(mod, base, 1 + rnd(n - 1), 4 + rnd(16));
@@ -665,6 +679,25 @@ static struct btf *fold_module(const struct btf *base)
 		btf__add_enum_value(mod, "S_ON", 1);
 		btf__add_ptr(mod, fwd);
 	}
+	if (k == 5 || k == 6) {
+		/* base "ops" copied, its member pointing at the full struct
+		 * "lap" of the module (5) or at a forward declaration of it
+		 * (6); "holder" copied, pointing at a declaration of base
+		 * struct s1: btf__dedup() points the base declaration at the
+		 * own struct (5) and the own one at the base struct */
+		int lap = k == 5 ? btf__add_struct(mod, "lap", 4) : btf__add_fwd(mod, "lap", BTF_FWD_STRUCT);
+		int lap_p, s1_p;
+
+		if (k == 5)
+			btf__add_field(mod, "a", 1, 0, 0);
+		lap_p = btf__add_ptr(mod, lap);
+		s1_p = btf__add_ptr(mod, btf__add_fwd(mod, "s1", BTF_FWD_STRUCT));
+		btf__add_struct(mod, "ops", 16);
+		btf__add_field(mod, "lap", lap_p, 0, 0);
+		btf__add_field(mod, "n", 1, 64, 0);
+		btf__add_struct(mod, "holder", 8);
+		btf__add_field(mod, "s1", s1_p, 0, 0);
+	}
 	btf__add_func(mod, "own_fn", BTF_FUNC_GLOBAL, btf__add_func_proto(mod, own));
 	return mod;
 }
@@ -676,11 +709,12 @@ static struct btf *fold_module(const struct btf *base)
  */
 static void test_dedup_fold_matches_btf_dedup(void **state)
 {
-	unsigned int folded = 0, fell_back = 0;
+	unsigned int folded = 0, fell_back = 0, fwd_folded = 0;
 
 	(void)state;
 	for (int round = 0; round < 300; round++) {
-		struct btf *base = fold_base(), *mod = fold_module(base);
+		int k;
+		struct btf *base = fold_base(), *mod = fold_module(base, &k);
 		__u32 first_new = btf__type_cnt(mod);
 		size_t size;
 		const void *raw;
@@ -690,16 +724,19 @@ static void test_dedup_fold_matches_btf_dedup(void **state)
 			append_like_transform(mod, btf__type_cnt(base), first_new);
 		raw = pt_raw_of(mod, &size);
 
-		if (check_fold_identical(raw, size, base, first_new))
+		if (check_fold_identical(raw, size, base, first_new)) {
 			folded++;
-		else
+			fwd_folded += k == 5 || k == 6;
+		} else {
 			fell_back++;
+		}
 		btf__free(mod);
 		btf__free(base);
 	}
-	print_message("dedup fold: %u of 300 random modules decided as btf__dedup() decides, byte for byte, %u left to it\n",
-		      folded, fell_back);
+	print_message("dedup fold: %u of 300 random modules decided as btf__dedup() decides, byte for byte (%u with a graph meeting a forward declaration), %u left to it\n",
+		      folded, fwd_folded, fell_back);
 	assert_true(folded > 100);
+	assert_true(fwd_folded > 10);
 	assert_true(fell_back > 0);
 }
 

@@ -66,9 +66,9 @@ static int dedup_layout(struct dedup *d, struct b2b_pass_out *out)
 	next = first;
 	for (__u32 id = 0; id < d->cnt; id++)
 		compact[id] = id < first ? id : d->map[id] == id ? next++ : 0;
-	/* a base type too, in fold mode: an enum forward declaration
-	 * btf__dedup() points at an own enum, whose id the references to it
-	 * take (the map handed out keeps base ids as they are) */
+	/* a base type too, in fold mode: a forward declaration btf__dedup()
+	 * points at an own enum, struct or union, whose id the references to
+	 * it take (the map handed out keeps base ids as they are) */
 	for (__u32 id = d->fold ? 1 : first; id < d->cnt; id++)
 		if (d->map[id] != id)
 			compact[id] = compact[d->map[id]];

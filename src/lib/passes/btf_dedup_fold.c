@@ -12,9 +12,10 @@
  * the base; typedefs in the phase the running libbpf takes them
  * (b2b_libbpf_typedef_dedup()). Where the outcome hangs on what differs
  * between libbpf's versions or on the order of its hash table (two equal
- * candidates, a graph comparison meeting a forward declaration or a second
- * hypothesis for one type, an enum forward declaration, a typedef with a
- * candidate under a libbpf not known), 1: btf__dedup() decides.
+ * candidates, a second hypothesis for one type in a graph comparison, a
+ * base forward declaration completed by the module beside another
+ * candidate, an enum forward declaration, a typedef with a candidate under
+ * a libbpf not known), 1: btf__dedup() decides.
  */
 #include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
@@ -168,10 +169,22 @@ static __u32 resolve_id(const struct dedup *d, __u32 id)
 	return id;
 }
 
+/* libbpf's resolve_fwd_id(): a forward declaration mapped to a struct or
+ * union (a base one, by an earlier graph comparison) is read as that */
+static __u32 resolve_fwd(const struct dedup *d, __u32 id)
+{
+	__u32 to = resolve_id(d, id);
+
+	return b2b_kind(type_of(d, id)) == BTF_KIND_FWD &&
+	       b2b_kind(type_of(d, to)) != BTF_KIND_FWD ? to : id;
+}
+
+/* Base ids too: a base forward declaration may stand for an own struct
+ * (hypot_merge()), which may have been folded since. */
 static void flatten_map(struct dedup *d)
 {
-	for (__u32 id = d->r.start_id; id < d->cnt; id++)
-		if (mapped(d, id))
+	for (__u32 id = 1; id < d->cnt; id++)
+		if (mapped(d, id) && d->map[id] != id)
 			d->map[id] = resolve_id(d, id);
 }
 
@@ -383,13 +396,17 @@ static void hypot_clear(struct dedup *d)
 	for (__u32 i = 0; i < d->nr_hypot; i++)
 		d->hypot[d->hypot_list[i]] = FOLD_UNMAPPED;
 	d->nr_hypot = 0;
+	d->adjust_base = false;
 }
 
 /*
  * btf_dedup_is_equiv(): whether the graph of cand (own) equals the graph of
  * canon, hypotheses recorded canon -> cand. 1 equal, 0 not, FOLD_UNKNOWN
- * where libbpf's versions answer differently (a forward declaration met, a
- * second hypothesis for a type, an enum forward declaration).
+ * where libbpf's versions answer differently (a second hypothesis for a
+ * type, an enum forward declaration). A forward declaration equals a
+ * struct or union of its name and kind; a base one met against an own
+ * struct sets d->adjust_base (libbpf's hypot_adjust_canon: the graphs are
+ * not equal, but the base declaration is to stand for the own struct).
  */
 static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 depth)
 {
@@ -402,15 +419,26 @@ static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 dept
 		return 1;
 	if (depth > FOLD_DEPTH)
 		return FOLD_UNKNOWN;
-	ct = type_of(d, cand_id);
-	nt = type_of(d, canon_id);
-	if (b2b_kind(ct) == BTF_KIND_FWD || b2b_kind(nt) == BTF_KIND_FWD)
-		return FOLD_UNKNOWN;
+	canon_id = resolve_fwd(d, canon_id);
 	if (d->hypot[canon_id] != FOLD_UNMAPPED)
 		return d->hypot[canon_id] == cand_id ? 1 : FOLD_UNKNOWN;
 	/* at most one hypothesis a type: the list cannot overflow */
 	hypot_add(d, canon_id, cand_id);
-	if (canon_str(d, ct->name_off) != canon_str(d, nt->name_off) || b2b_kind(ct) != b2b_kind(nt))
+	ct = type_of(d, cand_id);
+	nt = type_of(d, canon_id);
+	if (canon_str(d, ct->name_off) != canon_str(d, nt->name_off))
+		return 0;
+	if ((b2b_kind(ct) == BTF_KIND_FWD) != (b2b_kind(nt) == BTF_KIND_FWD)) {
+		const struct btf_type *fwd = b2b_kind(ct) == BTF_KIND_FWD ? ct : nt;
+		const struct btf_type *real = fwd == ct ? nt : ct;
+		/* the kind flag says which a FWD declares: set, a union */
+		bool same = is_composite_kind(b2b_kind(real)) && b2b_is_union(real) == b2b_kflag(fwd);
+
+		if (same && fwd == nt && canon_id < d->r.start_id)
+			d->adjust_base = true;
+		return same;
+	}
+	if (b2b_kind(ct) != b2b_kind(nt))
 		return 0;
 	kind = b2b_kind(ct);
 	cw = (const __u32 *)ct;
@@ -423,6 +451,7 @@ static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 dept
 		if (!b2b_vlen(ct) || !b2b_vlen(nt))
 			return FOLD_UNKNOWN;
 		return b2b_dedup_equal(d, ct, nt);
+	case BTF_KIND_FWD:
 	case BTF_KIND_FLOAT:
 		return ct->info == nt->info && ct->size == nt->size;
 	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: case BTF_KIND_PTR:
@@ -463,16 +492,25 @@ static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 dept
 	}
 }
 
-/* btf_dedup_merge_hypot_map() without forward declarations (which
- * fold_equiv() leaves to libbpf): a struct or union of the candidate's
- * graph not mapped yet maps to its counterpart, when that one is. */
+/* btf_dedup_merge_hypot_map(): a forward declaration of the canonical
+ * graph stands for its counterpart; unless the base's graph was to be
+ * adjusted (d->adjust_base), one of the candidate's graph for its
+ * counterpart, and a struct or union of the candidate's graph not mapped
+ * yet maps to its counterpart, when that one is. */
 static void hypot_merge(struct dedup *d)
 {
 	for (__u32 i = 0; i < d->nr_hypot; i++) {
 		__u32 canon = d->hypot_list[i];
 		__u32 t_id = resolve_id(d, d->hypot[canon]), c_id = resolve_id(d, canon);
+		__u32 t_kind = b2b_kind(type_of(d, t_id)), c_kind = b2b_kind(type_of(d, c_id));
 
-		if (is_composite_kind(b2b_kind(type_of(d, t_id))) && mapped(d, c_id) &&
+		if (t_kind != BTF_KIND_FWD && c_kind == BTF_KIND_FWD)
+			d->map[c_id] = t_id;
+		if (d->adjust_base)
+			continue;
+		if (t_kind == BTF_KIND_FWD && c_kind != BTF_KIND_FWD)
+			d->map[t_id] = c_id;
+		if (is_composite_kind(t_kind) && c_kind != BTF_KIND_FWD && mapped(d, c_id) &&
 		    !mapped(d, t_id))
 			d->map[t_id] = c_id;
 	}
@@ -499,7 +537,9 @@ static int struct_phase_candidate(const struct dedup *d, const struct btf_type *
  * where libbpf deduplicates them in this phase) not mapped yet folds into
  * the candidate (a base one, or an own one before it that stayed) whose
  * graph equals its own, and the graph comparison's hypotheses are merged.
- * Two equal candidates: the hash table's order decides, 1.
+ * A candidate equal but for base forward declarations (d->adjust_base)
+ * has them merged, and is not chosen. Two equal candidates, or one of
+ * those beside another: the hash table's order decides, 1.
  */
 static int fold_structs(struct dedup *d)
 {
@@ -507,7 +547,7 @@ static int fold_structs(struct dedup *d)
 
 	for (__u32 id = d->r.start_id; id < d->cnt; id++) {
 		const struct btf_type *t = type_of(d, id);
-		__u32 kind = b2b_kind(t), chosen = 0, n = 0;
+		__u32 kind = b2b_kind(t), chosen = 0, adjusted = 0, n = 0, weighed = 0;
 		int eq;
 
 		if ((!is_composite_kind(kind) && !(typedefs && kind == BTF_KIND_TYPEDEF)) ||
@@ -524,18 +564,23 @@ static int fold_structs(struct dedup *d)
 				return 1;
 			if (!eq)
 				continue;
+			weighed++;
 			hypot_clear(d);
 			eq = fold_equiv(d, id, c, 0);
 			if (eq == FOLD_UNKNOWN)
 				return 1;
-			if (eq && n++)
+			if (eq && d->adjust_base)
+				adjusted = c;
+			else if (eq && n++)
 				return 1;
-			if (eq)
+			else if (eq)
 				chosen = c;
 		}
-		if (chosen) {
+		if (adjusted && weighed > 1)
+			return 1;
+		if (adjusted || chosen) {
 			hypot_clear(d);
-			fold_equiv(d, id, chosen, 0);
+			fold_equiv(d, id, adjusted ? adjusted : chosen, 0);
 			hypot_merge(d);
 		}
 		d->map[id] = chosen ? chosen : id;

@@ -52,6 +52,7 @@ struct dedup {
 	__u32 nr_own_named;
 	__u32 *hypot;		/* the graph comparison's hypotheses: id -> id */
 	__u32 *hypot_list, nr_hypot;
+	bool adjust_base;	/* the comparison met a base FWD for an own struct */
 	__u32 *cands;		/* named_cands()'s */
 	__u32 nr_cands;
 	size_t cands_cap;
