@@ -14,12 +14,16 @@
 #   the build tree's header and shared library, and the commands its
 #   EXAMPLES show (but the cc line, which needs the installed library) print
 #   what the page shows, run in a directory holding the fixtures it names.
+#   LDFLAGS are the build's own link flags (ASan/UBSan's under SANITIZE=1:
+#   a program loading the sanitized library must carry their runtime).
 #
-#   tests/check-man.sh BUILD_DIR [CC]
+#   tests/check-man.sh BUILD_DIR [CC [LDFLAGS...]]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$(realpath "${1:?usage: $0 BUILD_DIR [CC]}")
+build=$(realpath "${1:?usage: $0 BUILD_DIR [CC [LDFLAGS...]]}")
 cc=${2:-cc}
+shift $(($# < 2 ? $# : 2))
+ldflags=("$@")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0 skip=0
@@ -105,7 +109,7 @@ awk '/^\.\\" example: kfunc-list\.c$/ { want = 1; next }
 if ! [ -s "$work/kfunc-list.c" ]; then
 	bad "libbtf2btf(3): no example program after '.\\\" example: kfunc-list.c'"
 elif ! "$cc" -Wall -Wextra -Werror -I"$top/include" -o "$work/kfunc-list" "$work/kfunc-list.c" \
-		-L"$build" -Wl,-rpath,"$build" -lbtf2btf > "$work/cc.log" 2>&1; then
+		"${ldflags[@]}" -L"$build" -Wl,-rpath,"$build" -lbtf2btf > "$work/cc.log" 2>&1; then
 	bad "libbtf2btf(3)'s example does not compile with $cc: $(cat "$work/cc.log")"
 else
 	ok "libbtf2btf(3)'s example compiles with $cc -Wall -Wextra -Werror"

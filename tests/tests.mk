@@ -49,7 +49,7 @@ check-adapter: $(ADAPTER) $(BTF2BTF_BIN)
 # the man pages against --help, the version script and mandoc; libbtf2btf(3)'s
 # example compiled and run
 check-man: $(BTF2BTF_BIN) $(SHARED_LIB) fixtures
-	@./tests/check-man.sh $(BUILD) $(CC)
+	@./tests/check-man.sh $(BUILD) $(CC) $(B2B_LDFLAGS)
 check-libbpf-api: $(LIB_OBJS)
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" ./tests/check-libbpf-api.sh $(LIB_OBJS)
 check: check-completion check-debian check-cli-symbols check-adapter check-libbpf-api check-man
