@@ -43,16 +43,12 @@ int b2b_distilled_base_section(struct btf2btf *b, struct b2b_btf *dist)
 int b2b_distilled_base_file(struct btf2btf *b, const char *path, uint64_t max_decompressed,
 			    struct b2b_btf *dist)
 {
-	size_t len = strlen(path);
-	char *base_path;
+	char *base_path = b2b_base_path_of(path);
 	int err = 0;
 
 	memset(dist, 0, sizeof(*dist));
-	base_path = b2b_malloc(len + sizeof(".base"));
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
-	memcpy(base_path, path, len);
-	memcpy(base_path + len, ".base", sizeof(".base"));
 	if (!access(base_path, F_OK)) {
 		err = b2b_load_btf_file(base_path, NULL, "distilled base BTF",
 					max_decompressed, dist, NULL, &b->log);

@@ -87,6 +87,18 @@ void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr)
 		remap_id(&b->set8_view[i].id, map, nr);
 }
 
+char *b2b_base_path_of(const char *path)
+{
+	size_t len = strlen(path);
+	char *base_path = b2b_malloc(len + sizeof(".base"));
+
+	if (base_path) {
+		memcpy(base_path, path, len);
+		memcpy(base_path + len, ".base", sizeof(".base"));
+	}
+	return base_path;
+}
+
 void b2b_bytes_forget(struct b2b_bytes *out)
 {
 	free(out->data);
@@ -170,24 +182,6 @@ size_t btf2btf__kfunc_cnt(const struct btf2btf *b)
 	return b->kfuncs.nr;
 }
 
-/* Entry idx (of nr) of a public view, made by make on first use. The views
- * are caches: making one does not change what b holds. false (errno set):
- * past the end, or no memory for the view. */
-static bool view_ready(const struct btf2btf *b, size_t idx, size_t nr, bool made,
-		       int (*make)(struct btf2btf *b))
-{
-	int err;
-
-	if (!b || idx >= nr) {
-		errno = EINVAL;
-		return false;
-	}
-	err = made ? 0 : make((struct btf2btf *)b);
-	if (err)
-		errno = -err;
-	return !err;
-}
-
 /* The library's own table: valid until close; after a transform entry idx
  * may be another kfunc (the table follows the result's ids). */
 const struct btf2btf_kfunc *btf2btf__kfunc(const struct btf2btf *b, size_t idx)
@@ -244,9 +238,17 @@ static int make_set8_view(struct btf2btf *b)
 
 const struct btf2btf_set8_entry *btf2btf__set8_entry(const struct btf2btf *b, size_t idx)
 {
-	if (!view_ready(b, idx, b ? b->obj.ids.nr_entries : 0, b && b->set8_view, make_set8_view))
+	int err;
+
+	if (!b || idx >= b->obj.ids.nr_entries) {
+		errno = EINVAL;
 		return NULL;
-	return &b->set8_view[idx];
+	}
+	/* a cache: making it does not change what b holds */
+	err = b->set8_view ? 0 : make_set8_view((struct btf2btf *)b);
+	if (err)
+		errno = -err;
+	return err ? NULL : &b->set8_view[idx];
 }
 
 size_t btf2btf__problem_cnt(const struct btf2btf *b)

@@ -70,8 +70,6 @@ struct btf2btf {
 	struct btf2btf_set8_entry *set8_view;	/* btf2btf__set8_entry(), made on first use */
 };
 
-/* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
-const char *b2b_func_name(const struct b2b_btf *btf, __u32 id);
 /* b->res.base, or NULL when there is none. */
 static inline const struct b2b_btf *b2b_handle_base(const struct btf2btf *b)
 {
@@ -82,6 +80,10 @@ static inline const struct b2b_btf *b2b_handle_base(const struct btf2btf *b)
 void b2b_handle_remap(struct btf2btf *b, const __u32 *map, __u32 nr);
 /* Forget bytes laid out of a BTF (res.btf_out, res.base_out) it replaced. */
 void b2b_bytes_forget(struct b2b_bytes *out);
+/* Where the distilled base of BTF at path is (read beside a raw FILE, or
+ * written when no one says): path + ".base", as 7.3's resolve_btfids and
+ * gen-btf.sh write X.BTF and X.BTF.base. malloc'd, NULL on ENOMEM. */
+char *b2b_base_path_of(const char *path);
 void b2b_object_free(struct b2b_object *obj);
 void b2b_result_free(struct b2b_result *res);
 #endif /* BTF2BTF_HANDLE_H */

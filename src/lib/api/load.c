@@ -51,7 +51,8 @@ static int want_entry_names(struct btf2btf *b, struct b2b_name_index *own_names,
 	return ret < 0 ? ret : own;
 }
 
-const char *b2b_func_name(const struct b2b_btf *btf, __u32 id)
+/* FUNC name of type id in btf or its base, NULL if id is no FUNC. */
+static const char *func_name(const struct b2b_btf *btf, __u32 id)
 {
 	const struct btf_type *t = b2b_btf_type_by_id(btf, id);
 
@@ -76,7 +77,7 @@ static int index_names(struct btf2btf *b, struct b2b_name_index *names, int **en
 		err = -ENOMEM;
 	for (size_t i = 0; i < b->obj.ids.nr_entries && !err; i++) {
 		const struct b2b_set8_entry *ent = &b->obj.ids.entries[i];
-		const char *name = ent->name ? ent->name : b2b_func_name(&b->res.btf, ent->id);
+		const char *name = ent->name ? ent->name : func_name(&b->res.btf, ent->id);
 		int want;
 
 		if (!name)

@@ -89,72 +89,49 @@ static int write_both(struct btf2btf *b, const char *path, const char *base_path
 
 /* path names a file btf2btf reads (the object, --btf's raw BTF): writing
  * there would replace the input by the output of another kind. */
-static int check_not_input(struct btf2btf *b, const char *path, const struct b2b_log *log)
+static int check_not_input(struct btf2btf *b, const char *path)
 {
 	const char *inputs[] = { b->obj.path, b->obj.btf_path };
+	struct b2b_log log = b->log;
 	struct stat st, in;
 
+	log.path = path;
 	if (stat(path, &st))
 		return 0;	/* a new file */
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
 		if (inputs[i] && !stat(inputs[i], &in) && in.st_dev == st.st_dev &&
 		    in.st_ino == st.st_ino)
-			return b2b_errno(log, -EINVAL, "is the input %s: refusing to write over it "
+			return b2b_errno(&log, -EINVAL, "is the input %s: refusing to write over it "
 					 "(rewrite in place without -o)", inputs[i]);
 	return 0;
 }
 
 int btf2btf__write_raw(struct btf2btf *b, const char *path)
 {
-	struct b2b_log log = b->log;
-	int err;
+	int err = check_not_input(b, path);
 
-	log.path = path;
-	err = check_not_input(b, path, &log);
 	return err ? err : write_one(b, path, 0644, fill_raw);
 }
 
 int btf2btf__write_raw_base(struct btf2btf *b, const char *path)
 {
-	struct b2b_log log = b->log;
-	int err;
+	int err = check_not_input(b, path);
 
-	log.path = path;
-	err = check_not_input(b, path, &log);
 	return err ? err : write_one(b, path, 0644, fill_base);
-}
-
-/* Where the distilled base of BTF written to path goes when no one says:
- * path + ".base", as 7.3's resolve_btfids writes X.BTF and X.BTF.base.
- * malloc'd, NULL on ENOMEM. */
-static char *base_path_for(const char *path)
-{
-	size_t len = strlen(path);
-	char *base_path = b2b_malloc(len + sizeof(".base"));
-
-	if (base_path) {
-		memcpy(base_path, path, len);
-		memcpy(base_path + len, ".base", sizeof(".base"));
-	}
-	return base_path;
 }
 
 int btf2btf__write_raw_pair(struct btf2btf *b, const char *path, const char *base_path)
 {
-	struct b2b_log log = b->log;
-	char *named = base_path ? NULL : base_path_for(path);
+	char *named = base_path ? NULL : b2b_base_path_of(path);
 	int err = 0;
 
 	if (!base_path && !named)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	if (!base_path)
 		base_path = named;
-	log.path = path;
-	err = check_not_input(b, path, &log);
-	if (!err) {
-		log.path = base_path;
-		err = check_not_input(b, base_path, &log);
-	}
+	err = check_not_input(b, path);
+	if (!err)
+		err = check_not_input(b, base_path);
 	if (!err)
 		err = write_both(b, path, base_path, 0644);
 	free(named);
@@ -205,7 +182,7 @@ static int write_raw_in_place(struct btf2btf *b, const char *path)
 
 	if (!b->res.distilled)
 		return write_one(b, path, 0644, fill_raw);
-	base_path = base_path_for(path);
+	base_path = b2b_base_path_of(path);
 	if (!base_path)
 		return b2b_errno(&b->log, -ENOMEM, "out of memory");
 	err = write_both(b, path, base_path, 0644);
@@ -303,7 +280,7 @@ int btf2btf__write_elf_copy(struct btf2btf *b, const char *path)
 		return b2b_errno(&b->log, -EINVAL, "is no ELF object read with its .BTF: "
 				 "no copy of it to write");
 	log.path = path;
-	err = check_not_input(b, path, &log);
+	err = check_not_input(b, path);
 	if (!err)
 		err = btf2btf__raw_btf(b, &raw, &size);
 	/* the object's mode (a vmlinux stays executable) for a new file */
