@@ -142,6 +142,7 @@ static int collect(struct btf2btf *b, const struct btf2btf_opts *opts)
 		err = index_names(b, &names, &entry_want);
 	if (err) {
 		free(entry_want);
+		b2b_name_index_free(&names);
 		return b2b_errno(&b->log, err, "out of memory");
 	}
 	err = b2b_collect_kfuncs(&b->res.btf, &names, entry_want, &b->tags, &b->obj.ids, &b->kfuncs,

@@ -321,7 +321,8 @@ static __u32 map_str(const struct new_strs *ns, __u32 ext_off)
 /* The new types copied to out, their name offsets mapped to the result's. */
 static int new_types(const struct new_strs *ns, const struct b2b_new_types *add, char *out)
 {
-	memcpy(out, add->types, add->len);
+	if (add->len)	/* types is NULL until one is added */
+		memcpy(out, add->types, add->len);
 	for (size_t n = 0; n < add->nr; n++) {
 		__u32 *w = (__u32 *)(out + add->offs[n]);
 		struct b2b_fields it = b2b_fields((const struct btf_type *)w, B2B_W_STR);
