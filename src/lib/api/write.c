@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Stage 5 of the pipeline (open -> plan -> edit -> post-passes -> write): the
  * writers: raw BTF, the object with its .BTF replaced, an ELF image. */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -48,9 +48,16 @@ static int ext_id(const struct b2b_ext *x, int n)
 	return n < 0 ? n : (int)(x->first_id + n - 1);
 }
 
+/* Every addition: appended to x->add, its id in the result returned. */
+static int ext_add(struct b2b_ext *x, const char *name, __u32 kind, __u32 vlen, bool kflag,
+		   __u32 type)
+{
+	return ext_id(x, b2b_btf_add_type(&x->add, name, kind, vlen, kflag, type));
+}
+
 static int ext_add_func(struct b2b_ext *x, const char *name, int linkage, __u32 proto)
 {
-	return ext_id(x, b2b_btf_add_type(&x->add, name, BTF_KIND_FUNC, linkage, false, proto));
+	return ext_add(x, name, BTF_KIND_FUNC, linkage, false, proto);
 }
 
 /* kflag: an attribute tag (kind_flag 1) */
@@ -66,13 +73,13 @@ static int ext_add_decl_tag(struct b2b_ext *x, const char *value, __u32 target, 
 
 static int ext_add_ptr(struct b2b_ext *x, __u32 type)
 {
-	return ext_id(x, b2b_btf_add_type(&x->add, NULL, BTF_KIND_PTR, 0, false, type));
+	return ext_add(x, NULL, BTF_KIND_PTR, 0, false, type);
 }
 
 /* A TYPE_TAG; kflag: an attribute (kind_flag 1, "address_space(1)"). */
 static int ext_add_type_tag(struct b2b_ext *x, const char *value, __u32 type, bool kflag)
 {
-	return ext_id(x, b2b_btf_add_type(&x->add, value, BTF_KIND_TYPE_TAG, 0, kflag, type));
+	return ext_add(x, value, BTF_KIND_TYPE_TAG, 0, kflag, type);
 }
 
 /* A new FUNC_PROTO: orig's proto_id with its first nr_params parameters,
