@@ -26,6 +26,9 @@
 #   make check-kernel-harness   the harness without a kernel (part of make check):
 #                               ARCH, CROSS_COMPILE, CC, LLVM, O refused, the
 #                               step runner's bounds, the build logs' check
+#   make check-check-prog-guest the comparison of the guests' libbpf verdicts
+#                               with --check-prog on hand-written guest logs
+#                               (part of make check)
 #
 # Every kernel make and guest boot of the proofs runs bounded in time and in
 # log size, stdin from /dev/null (kernel/scripts/bounded-run; the limits,
@@ -65,9 +68,11 @@ KTEST_DIFF_WORK	= $(abspath $(BUILD))/differential
 KTEST_BTF2BTF	= $(if $(findstring /,$(BTF2BTF)),$(abspath $(BTF2BTF)),$(shell command -v $(BTF2BTF)))
 KTEST_TOOL_DEP	= $(filter $(BTF2BTF_BIN),$(BTF2BTF))
 KTEST_ENV_6.12	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) KCACHE=$(KERNEL_CACHE) JOBS=$(KERNEL_JOBS) \
+		  PEER_KCACHE=$(KERNEL_CACHE_7.3) \
 		  DIFF_WORK=$(KTEST_DIFF_WORK)
 KTEST_ENV_7.3	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) KCACHE=$(KERNEL_CACHE_7.3) \
-		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) DIFF_WORK=$(KTEST_DIFF_WORK)
+		  JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) DIFF_WORK=$(KTEST_DIFF_WORK) \
+		  PEER_KCACHE=$(KERNEL_CACHE)
 KTEST_ENV_7.2	= BTF2BTF=$(KTEST_BTF2BTF) $(KTEST_ADAPTER) \
 		  KCACHE=$(KERNEL_CACHE_7.2) KFETCH=$(KERNEL_CACHE_7.2)/fetch JOBS=$(KERNEL_JOBS) BTFCANON=$(abspath $(DIFF_CANON)) \
 		  DIFF_WORK=$(KTEST_DIFF_WORK)
@@ -130,3 +135,11 @@ check-kernel-harness:
 	@./tests/test-kernel-harness.sh
 check: check-kernel-harness
 .PHONY: check-kernel-harness
+
+# the host's half of the guests' --check-prog agreement
+# (kernel/scripts/check-prog-guest.sh) on guest logs written by hand, every
+# kind of disagreement planted (needs clang, pahole, jq)
+check-check-prog-guest: $(BTF2BTF_BIN)
+	BTF2BTF=$(abspath $(BTF2BTF_BIN)) ./tests/test-check-prog-guest.sh
+check: check-check-prog-guest
+.PHONY: check-check-prog-guest

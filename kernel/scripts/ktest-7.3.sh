@@ -61,6 +61,10 @@ mapfile -t GUESTSRC < <(find "$KDIR/guest/$VER" "$KDIR/guest/btf-accept" \
 	"$KDIR/guest/common" kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
 DIFF_WORK=${DIFF_WORK:-$TOP/build/differential}
+# the 6.12 proof's cache, whose objects this guest loads too (lib.sh,
+# progmode); ktest-s390.sh, whose guest loads none, sets PROGMODE empty
+PROGMODE=${PROGMODE-1}
+PEER_KCACHE=${PEER_KCACHE:-$(dirname "$KCACHE")/kernel-6.12}
 
 step_fetch() {
 	say "fetch: $PKG ($SUITE) into $FETCH"
@@ -79,7 +83,13 @@ step_source() {
 	KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 	KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
 	KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
-		cat "$DIFF_WORK/in/manifest" 2>/dev/null || echo "no differential yet"; } | sha256sum | cut -c1-16)
+		cat "$DIFF_WORK/in/manifest" 2>/dev/null || echo "no differential yet";
+		# the objects the x86 guest builds and the 6.12 proof's (s390x's
+		# guest has none: PROGMODE empty)
+		[ -z "$PROGMODE" ] || { echo "${UPSTREAM_PROGS[*]} ${PROGMODE_UPSTREAM[*]}";
+			declare -f progmode_take_peer progmode_kconfig
+			progmode_peer_key "$PEER_KCACHE" 6.12 repo; }
+		} | sha256sum | cut -c1-16)
 	[ -z "${KTEST_KEYS_ONLY:-}" ] || return 0
 	if stamp_ok source "$KEY_SRC" && [ -d "$SRC" ]; then
 		say "source: $SRC up to date (series $KEY_SRC)"
@@ -124,6 +134,16 @@ step_kernel() {
 UPSTREAM_PROGS=(kfunc_implicit_args kfunc_implicit_args_tracing wq wq_failures
 	stream stream_fail task_work task_work_fail linked_list rbtree rbtree_fail
 	refcounted_kptr verifier_arena arena_kfunc)
+
+# Upstream's selftest objects that call kfuncs, built as those above, which
+# the guest only loads for --check-prog's corpus (lib.sh, progmode): kfuncs
+# of vmlinux and bpf_testmod, typed __ksym variables, weak kfuncs guarded
+# with bpf_ksym_exists(), kfuncs this configuration lacks.
+PROGMODE_UPSTREAM=(kfunc_call_test kfunc_call_fail kfunc_call_race kfunc_call_destructive
+	kfunc_call_test_subprog kfunc_module_order cpumask_success cpumask_failure
+	task_kfunc_success task_kfunc_failure dynptr_success local_kptr_stash percpu_alloc_array
+	test_kfunc_dynptr_param test_kfunc_param_nullable verifier_kfunc_prog_types preempt_lock
+	irq res_spin_lock exceptions iters_testmod rcu_read_lock)
 
 # bpftool and libbpf of the 7.3 tree. Debian 12's bpftool 7.1 dumps the 7.3
 # BTF but writes no kfunc prototypes into vmlinux.h (that came with bpftool
@@ -179,12 +199,22 @@ step_guest() {
 	if gcc -O2 -o "$GUEST/obj/libbpf-open" "$KDIR/guest/$VER/host/libbpf-open.c" -lbpf 2>/dev/null; then
 		"$GUEST/obj/libbpf-open" "$GUEST"/root/progs/*.bpf.o | sed 's/^/    /'
 	fi
+	# /progmode (lib.sh): group 7.3, the objects above; 6.12 and repo
+	# from the 6.12 proof's guest
+	mkdir -p "$GUEST/root/progmode/7.3"
+	cp "$GUEST"/root/progs/*.bpf.o "$GUEST/root/progmode/7.3/"
+	for p in "${PROGMODE_UPSTREAM[@]}"; do
+		say "guest: $CLANG progs/$p.c (upstream, --check-prog's corpus)"
+		"$CLANG" "${flags[@]}" -c "$st/progs/$p.c" -o "$GUEST/root/progmode/7.3/$p.bpf.o"
+	done
+	progmode_take_peer "$GUEST/root" "$PEER_KCACHE" 6.12 repo
+	progmode_kconfig "$GUEST/root"
 	say "guest: static /init (kernel/guest/$VER/loader.c, 7.3's libbpf)"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
 		-I"$LIBBPF/include" -I"$SRC/tools/include/uapi" \
 		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" \
 		"$KDIR/guest/$VER/loader.c" "$KDIR/guest/btf-accept/btf_accept.c" \
-		"$KDIR/guest/common/guest.c" "$LIBBPF/libbpf.a" -lelf -lz
+		"$KDIR/guest/common/guest.c" "$KDIR/guest/common/progload.c" "$LIBBPF/libbpf.a" -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=7.3 kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf-all upstream
@@ -197,6 +227,8 @@ step_boot() {
 	step_guest
 	qemu_boot "$OBJ/${KIMAGE:-arch/x86/boot/bzImage}" "$GUEST/initrd.gz" "$KCACHE/guest.log" \
 		"$QEMU_TIMEOUT"
+	[ -z "$PROGMODE" ] ||
+		progmode_check 7.3 "$KCACHE/guest.log" "$GUEST/root" "$OBJ/vmlinux" "$TESTMOD/bpf_testmod.ko"
 }
 
 # The environment kbuild gives scripts/gen-btf.sh, for running it by hand on

@@ -34,6 +34,8 @@ export QEMU_SYSTEM=qemu-system-s390x
 QEMU_CONSOLE=(-display none -nodefaults -chardev "stdio,id=con" -device "sclplmconsole,chardev=con")
 KTEST_SOURCED=1
 KTEST_NAME=ktest-s390
+# its guest loads no --check-prog corpus (no bpf_testmod, no libbpf)
+PROGMODE=
 # shellcheck source=kernel/scripts/ktest-7.3.sh
 . "$(dirname "${BASH_SOURCE[0]}")/ktest-7.3.sh"
 # (after lib.sh refused any ARCH or CROSS_COMPILE given from outside)

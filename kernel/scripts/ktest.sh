@@ -43,7 +43,9 @@ mapfile -t PATCHES < <(ls "$KDIR"/patches/6.12/*.patch | sort)
 mapfile -t CONFIGS < <(ls "$KDIR"/configs/6.12/*.config | sort)
 mapfile -t TOOLSRC < <(find src include -type f 2>/dev/null | LC_ALL=C sort)
 mapfile -t GUESTSRC < <(find "$KDIR"/guest/6.12 "$KDIR"/guest/btf-accept \
-	"$KDIR"/guest/common kernel/scripts/btf-accept-sets.sh -type f | LC_ALL=C sort)
+	"$KDIR"/guest/common kernel/scripts/btf-accept-sets.sh tests/check-prog -type f | LC_ALL=C sort)
+# the 7.3 proof's cache, whose objects this guest loads too (lib.sh, progmode)
+PEER_KCACHE=${PEER_KCACHE:-$(dirname "$KCACHE")/kernel-7.3}
 # the differential's objects, whose BTF the guest loads (btf-accept-sets.sh)
 DIFF_WORK=${DIFF_WORK:-$TOP/build/differential}
 
@@ -54,8 +56,14 @@ KEY_CFG=$( { echo "$KEY_SRC"; hash_files "${CONFIGS[@]}"; } | sha256sum | cut -c
 # the sources and the binary itself: BTF2BTF may name an installed btf2btf
 KEY_TOOL=$( { hash_files "${TOOLSRC[@]}"; echo "$BTF2BTF"; cat "$BTF2BTF" 2>/dev/null; } | sha256sum | cut -c1-16)
 KEY_KERNEL=$( { echo "$KEY_CFG"; echo "$KEY_TOOL"; } | sha256sum | cut -c1-16)
-KEY_GUEST=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
+# the guest without the 7.3 proof's objects: the negative control's and
+# relocation's boots, which load none of them, are keyed on it
+KEY_GUEST_OWN=$( { echo "$KEY_KERNEL"; hash_files "${GUESTSRC[@]}";
 	cat "$DIFF_WORK/in/manifest" 2>/dev/null || echo "no differential yet"; } | sha256sum | cut -c1-16)
+# and the recipe of /progmode (lib.sh; progmode_corpus, defined below)
+KEY_GUEST=$( { echo "$KEY_GUEST_OWN"; declare -f progmode_take_peer progmode_kconfig;
+	sed -n '/^progmode_corpus() {$/,/^}$/p' "${BASH_SOURCE[0]}";
+	progmode_peer_key "$PEER_KCACHE" 7.3; } | sha256sum | cut -c1-16)
 
 check_package() {
 	[ -f "$TARBALL" ] ||
@@ -176,16 +184,35 @@ step_guest() {
 		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$GUEST/obj" -I"$sel" \
 			-I"$sel/progs" -c "$sel/progs/$c.c" -o "$GUEST/root/bpf/selftests/$c.bpf.o"
 	done
+	progmode_corpus
 	say "guest: static /init loader"
 	gcc -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -static \
 		-I"$KDIR/guest/btf-accept" -I"$KDIR/guest/common" -o "$GUEST/root/init" "$KDIR/guest/6.12/init.c" "$KDIR/guest/btf-accept/btf_accept.c" \
-		-lbpf -lelf -lz
+		"$KDIR/guest/common/progload.c" -lbpf -lelf -lz
 	cp "$TESTMOD/bpf_testmod.ko" "$GUEST/root/"
 	BTF2BTF=$BTF2BTF ENDIAN=little KERNEL=6.12 kernel/scripts/btf-accept-sets.sh \
 		"$GUEST/root/btf-accept" "$DIFF_WORK" btf2btf
 	say "guest: packing initramfs"
 	pack_initramfs "$GUEST/root" "$GUEST/initrd.gz"
 	stamp_set guest "$KEY_GUEST"
+}
+
+# The guest's /progmode (lib.sh, progmode): group 6.12, the objects built
+# above against this kernel's vmlinux.h and 6.12's headers, and
+# tests/check-prog/ (clang as tests/test-check-prog.sh builds them;
+# debian/obj_new.bpf.c against this vmlinux.h); group 7.3 from the 7.3
+# proof's guest.
+progmode_corpus() {
+	local pm=$GUEST/root/progmode c
+	mkdir -p "$pm/6.12" "$pm/repo"
+	cp "$GUEST"/root/bpf/*.o "$GUEST"/root/bpf/selftests/*.o "$pm/6.12/"
+	for c in tests/check-prog/*.bpf.c tests/check-prog/debian/*.bpf.c; do
+		say "guest: clang -target bpf $c (progmode)"
+		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -I"$GUEST/obj" \
+			-c "$c" -o "$pm/repo/$(basename "${c%.c}").o"
+	done
+	progmode_take_peer "$GUEST/root" "$PEER_KCACHE" 7.3
+	progmode_kconfig "$GUEST/root"
 }
 
 # boot_guest LABEL BZIMAGE INITRD EXTRA_CMDLINE: qemu_boot with the log in
@@ -197,6 +224,7 @@ boot_guest() {
 step_boot() {
 	step_guest
 	boot_guest guest "$OBJ/arch/x86/boot/bzImage" "$GUEST/initrd.gz" ""
+	progmode_check 6.12 "$KCACHE/guest.log" "$GUEST/root" "$OBJ/vmlinux" "$TESTMOD/bpf_testmod.ko"
 }
 
 # A btf2btf failure must fail the build, with a message, and leave no
@@ -247,7 +275,7 @@ step_build_failures() {
 NEG=$KCACHE/negative
 step_negative() {
 	step_guest
-	if stamp_ok negative "$KEY_GUEST" && [ -f "$NEG/initrd.gz" ]; then
+	if stamp_ok negative "$KEY_GUEST_OWN" && [ -f "$NEG/initrd.gz" ]; then
 		say "negative: kernel without btf2btf up to date"
 	else
 		local t0=$SECONDS
@@ -263,13 +291,14 @@ step_negative() {
 			-j"$JOBS" BTF2BTF=true modules ||
 			die "negative: make M=testmod failed (log: $(kernel_log negative-testmod))"
 		cp -a "$GUEST/root" "$NEG/root"
+		rm -rf "$NEG/root/progmode"
 		cp "$NEG/testmod/bpf_testmod.ko" "$NEG/root/bpf_testmod.ko"
 		pack_initramfs "$NEG/root" "$NEG/initrd.gz"
 		# only the boot needs these: keep the cache small
 		cp "$NEG/build/arch/x86/boot/bzImage" "$NEG/bzImage"
 		rm -rf "$NEG/build" "$NEG/root"
 		say "negative: built in $((SECONDS - t0)) s"
-		stamp_set negative "$KEY_GUEST"
+		stamp_set negative "$KEY_GUEST_OWN"
 	fi
 	boot_guest negative "$NEG/bzImage" "$NEG/initrd.gz" "btf2btf.negative=1"
 }
@@ -286,7 +315,7 @@ step_negative() {
 # --distill-base must be refused by B.
 RELOC_FEATURES=implicit_args,sort
 REL=$KCACHE/reloc
-KEY_RELOC=$( { echo "$KEY_GUEST"; echo "$RELOC_FEATURES"; } | sha256sum | cut -c1-16)
+KEY_RELOC=$( { echo "$KEY_GUEST_OWN"; echo "$RELOC_FEATURES"; } | sha256sum | cut -c1-16)
 
 # "KIND 'name' id" of every named type of a BTF dump (first of each)
 named_ids() {
@@ -357,6 +386,7 @@ step_reloc() {
 		moved=$(moved_base_types) || die "cannot compare bpf_testmod's .BTF.base with A and B"
 		echo "$ida $idb $moved" > "$REL/ids"
 		cp -a "$GUEST/root" "$REL/root"
+		rm -rf "$REL/root/progmode"
 		cp "$REL/testmod-plain/bpf_testmod.ko" "$REL/root/bpf_testmod_plain.ko"
 		pack_initramfs "$REL/root" "$REL/initrd.gz"
 		cp "$REL/build/arch/x86/boot/bzImage" "$REL/bzImage"

@@ -329,3 +329,77 @@ kfunc_decls() {
 			die "kfuncs.h does not compile ($case)"
 	done
 }
+
+# ---- --check-prog judged by the guests' libbpf (issue 46, item 3) ----
+# Each guest's /init loads every object under /progmode with its libbpf
+# (kernel/guest/common/progload.c) in the boot it has anyway, and the host
+# compares what libbpf said with btf2btf --check-prog -j on the same
+# kernel's vmlinux and bpf_testmod.ko (kernel/scripts/check-prog-guest.sh).
+# The corpus: the objects a proof builds (its group: 6.12, the repo's
+# programs against 6.12's headers and tests/check-prog/; 7.3, upstream
+# 7.3's selftest programs and ours, clang-19 against 7.3's vmlinux.h), and
+# the other proof's group, taken from its cache (PEER_KCACHE) when its guest
+# is built; a group that is not there yet is said, and its hash is part of
+# the guest's key, so the guest is rebuilt once it is.
+
+# progmode_peer_dir PEER_KCACHE GROUP: the peer's objects of GROUP, if its
+# guest is built
+progmode_peer_dir() {
+	local d=$1/guest/root/progmode/$2
+	[ -f "$1/stamps/guest" ] && [ -f "$1/guest/initrd.gz" ] && [ -d "$d" ] && printf '%s\n' "$d"
+}
+
+# progmode_peer_key PEER_KCACHE GROUP...: a line per group, the hash of its
+# objects (or "none"), for KEY_GUEST
+progmode_peer_key() {
+	local peer=$1 g d
+	shift
+	for g; do
+		if d=$(progmode_peer_dir "$peer" "$g"); then
+			printf '%s %s\n' "$g" "$(cd "$d" && find . -name '*.o' | LC_ALL=C sort | xargs -r sha256sum | sha256sum | cut -c1-16)"
+		else
+			printf '%s none\n' "$g"
+		fi
+	done
+}
+
+# progmode_take_peer ROOT PEER_KCACHE GROUP...: copy the peer's groups into
+# ROOT/progmode
+progmode_take_peer() {
+	local root=$1 peer=$2 g d
+	shift 2
+	for g; do
+		if d=$(progmode_peer_dir "$peer" "$g"); then
+			rm -rf "${root:?}/progmode/$g"
+			mkdir -p "$root/progmode"
+			cp -a "$d" "$root/progmode/$g"
+			say "progmode: $(ls "$root/progmode/$g" | wc -l) objects of group $g from $d"
+		else
+			say "progmode: no objects of group $g: the guest in $peer is not built" \
+			    "(its proof builds them; this guest is rebuilt with them once they are)"
+		fi
+	done
+}
+
+# progmode_check LABEL GUEST_LOG ROOT VMLINUX MODULE: the host's half, after
+# the boot: check-prog-guest.sh on the corpus the guest loaded
+progmode_check() {
+	local t0=$SECONDS out=$KCACHE/check-prog-guest.log rc=0
+	say "progmode: btf2btf --check-prog -j on each object of $3/progmode against $4,$5 (log in $out)"
+	"$TOP/kernel/scripts/check-prog-guest.sh" "$BTF2BTF" "$1" "$2" "$3/progmode" "$4" "$5" > "$out" 2>&1 || rc=$?
+	grep -E '^(FAIL|INFO) ' "$out" || true
+	tail -1 "$out"
+	[ $rc = 0 ] || die "progmode: btf2btf --check-prog disagrees with the $1 guest's libbpf (see $out)"
+	say "progmode: compared in $((SECONDS - t0)) s"
+}
+
+# progmode_kconfig ROOT: the kernel's configuration where libbpf looks for
+# it (/boot/config-RELEASE), as on a distribution's system: an object with
+# a __kconfig extern (upstream's cpumask_success.c) is loaded, not refused
+# with "failed to open system Kconfig" before its kfuncs are looked at
+progmode_kconfig() {
+	local rel
+	rel=$(cat "$OBJ/include/config/kernel.release") || die "no kernel.release in $OBJ"
+	mkdir -p "$1/boot"
+	cp "$OBJ/.config" "$1/boot/config-$rel"
+}

@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "btf_accept.h"
+#include "progload.h"
 
 static int passed, failed;
 
@@ -1190,6 +1191,8 @@ int main(void)
 	run_tests("selftest_kfunc_implicit_args", "/bpf/selftests/kfunc_implicit_args.bpf.o");
 	run_tests("selftest_wq_failures", "/bpf/selftests/wq_failures.bpf.o");
 
+	/* the corpus --check-prog is judged on (kernel/scripts/check-prog-guest.sh) */
+	progload_run("/progmode", accept_report);
 	btf_accept_run("/btf-accept", accept_report);
 	check_dmesg();
 out:

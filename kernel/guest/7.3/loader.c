@@ -54,6 +54,9 @@
 #include <bpf/libbpf.h>
 
 #include "btf_accept.h"
+#ifndef GUEST_KERNEL_7_2
+#include "progload.h"
+#endif
 
 #define PROGS_DIR	"/progs"
 #define LOG_SZ		(4 << 20)
@@ -1509,6 +1512,9 @@ int main(void)
 	run_sched_ext();
 	run_sched_ext_without_adapter();
 	run_kfunc_decl_scx();
+#else
+	/* the corpus --check-prog is judged on (kernel/scripts/check-prog-guest.sh) */
+	progload_run("/progmode", report);
 #endif
 	btf_accept_run("/btf-accept", report);
 	guest_check_dmesg(report);
