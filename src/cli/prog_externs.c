@@ -194,7 +194,8 @@ int prog_load(struct prog *p, const char *path)
 	p->btf = btf__parse_elf(path, NULL);
 	if (!p->btf) {
 		err = errno;
-		if (err == ENOENT)
+		/* no .BTF section: libbpf 1.1-1.4 say ENOENT, 1.5 on ENODATA */
+		if (err == ENOENT || err == ENODATA)
 			cli_error("%s: a BPF object without BTF (no .BTF section): libbpf cannot "
 				  "resolve its externs either; compile it with clang -g", path);
 		else
