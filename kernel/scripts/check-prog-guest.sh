@@ -73,6 +73,15 @@ KNOWN_PROGTYPE="the kfunc's set is registered for other program types, which no 
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' < "$LOG" | sed -n 's/^PROGLOAD //p' > "$tmp/lines"
 sed -n 's/^\([^ ]*\) result .*/\1/p' "$tmp/lines" | awk '!seen[$0]++' > "$tmp/objs"
+# what libbpf said, looked up without a process per extern (the machine is
+# shared): RESULT[OBJ] and SAID["OBJ NAME"], the first of each
+declare -A RESULT=() SAID=() SAID_ANY=()
+while read -r o what name rest; do
+	case $what in
+	result) [ -n "${RESULT[$o]+x}" ] || RESULT[$o]="$name${rest:+ $rest}" ;;
+	extern) SAID_ANY[$o]=1; [ -n "${SAID["$o $name"]+x}" ] || SAID["$o $name"]=$rest ;;
+	esac
+done < "$tmp/lines"
 [ -s "$tmp/objs" ] || die "no PROGLOAD result line in $LOG: did the guest run progload?"
 # the guest's libbpf, from its progload line ("loaded by libbpf 1.8"): 0.0 if not said
 LIBBPF=$(tr -d '\r' < "$LOG" | sed -n 's/.*progload.* loaded by libbpf \([0-9]*\.[0-9]*\).*/\1/p' | head -1)
@@ -83,7 +92,7 @@ objs=0 unopened=0 ext_cmp=0 ext_eq=0 ext_known=0 ext_bad=0 obj_eq=0 obj_known=0 
 notreached=0 untyped=0
 while read -r obj; do
 	objs=$((objs + 1))
-	res=$(grep -m1 "^$obj result " "$tmp/lines" | cut -d' ' -f3-)
+	res=${RESULT[$obj]}
 	# shellcheck disable=SC2086 # the result's words
 	set -- $res
 	kind=$1
@@ -99,7 +108,7 @@ while read -r obj; do
 		echo "FAIL check-prog-guest $LABEL $obj: btf2btf --check-prog exits $rc: $(head -1 "$tmp/err"); libbpf: $res"
 		continue
 	fi
-	if [ "$kind" = error ] && ! grep -q "^$obj extern " "$tmp/lines" &&
+	if [ "$kind" = error ] && [ -z "${SAID_ANY[$obj]:-}" ] &&
 	   [ "$(jq '[.objects[0].externs[] | select(.typed)] | length' "$tmp/j")" != 0 ]; then
 		unopened=$((unopened + 1))
 		echo "INFO check-prog-guest $LABEL $obj: libbpf fails before it looks at a ksym (${*:2}): not judged"
@@ -127,7 +136,7 @@ while read -r obj; do
 		missing|incompatible) if [ "$fails" = true ]; then ours="failed $verdict"; else ours=zero; fi ;;
 		*) ours="? $verdict" ;;
 		esac
-		line=$(grep -m1 "^$obj extern $name " "$tmp/lines" | cut -d' ' -f4-)
+		line=${SAID["$obj $name"]:-}
 		case $line in
 		"resolved "*)
 			theirs="resolved ${line#resolved }"
