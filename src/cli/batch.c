@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "inspect.h"
 #include "json.h"
 
 #define BATCH_JSON_VERSION 1
@@ -93,7 +92,8 @@ static void tally_text(const char *mode)
 		       tally.failed, tally.errors, tally.warnings);
 }
 
-int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path))
+int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path),
+		 void (*table_done)(bool with_file))
 {
 	struct cli_opts *o = cli_opts();
 	struct btf *base = NULL;
@@ -150,8 +150,8 @@ int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *
 		json_finish(&doc);
 	} else {
 		/* --kfuncs: one table for all, a FILE column naming each row's */
-		if (!strcmp(mode, "kfuncs"))
-			inspect_kfuncs_flush(true);
+		if (table_done)
+			table_done(true);
 		tally_text(mode);
 	}
 	several = false;

@@ -77,8 +77,11 @@ void cli_json_done(struct json *j);
  * --check): -B's base read once, each object on its own (a failed one does
  * not stop the others), with -j one document for them all; the worst exit
  * status is the run's. mode names the mode in JSON ("transform", ...).
+ * Without -j, table_done (may be NULL) prints what one() collected of the
+ * several objects, as one table with a FILE column (--kfuncs).
  */
-int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path));
+int cli_run_each(const char *mode, int nr, char **paths, int (*one)(const char *path),
+		 void (*table_done)(bool with_file));
 /* Whether cli_run_each() is running several objects. */
 bool cli_batch(void);
 /* How cli_open() opens. */

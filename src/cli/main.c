@@ -581,9 +581,10 @@ static int run(int mode, int argc, char **argv)
 	switch (mode) {
 	case OPT_HISTORY: return cli_kfunc_history(nr, argv + optind);
 	case OPT_CHECK_PROG: return cli_check_prog(nr, argv + optind);
-	case 0: return cli_run_each("transform", nr, argv + optind, run_transform);
-	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs);
-	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check);
+	case 0: return cli_run_each("transform", nr, argv + optind, run_transform, NULL);
+	case OPT_KFUNCS: return cli_run_each("kfuncs", nr, argv + optind, cli_kfuncs,
+						 inspect_kfuncs_flush);
+	case OPT_CHECK: return cli_run_each("check", nr, argv + optind, cli_check, NULL);
 	case OPT_DUMP:
 	case MODE_KFUNC_DECLS:
 		if (nr != 1) {
