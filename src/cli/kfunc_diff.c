@@ -219,8 +219,14 @@ int cli_diff_kfuncs(const char *old_path, const char *new_path)
 	ret = 0;
 	for (int c = 0; c < C_NR; c++)
 		ret |= nr[c] > 0;
-	if (!kside_kfuncs_known(&o) || !kside_kfuncs_known(&n))
+	if (!kside_kfuncs_known(&o) || !kside_kfuncs_known(&n)) {
+		/* the trouble said where diff(1) says it, beside the table's
+		 * "unknown" (-j: the side's "kfuncs": null) */
+		cli_error("%s: kfuncs unknown (no set8s read and no bpf_kfunc decl tags): whether "
+			  "the kfuncs differ cannot be told",
+			  kside_kfuncs_known(&o) ? new_path : old_path);
 		ret = 2;
+	}
 out:
 	for (int c = 0; c < C_NR; c++)
 		free(p[c]);
