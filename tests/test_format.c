@@ -194,6 +194,20 @@ static void expect_read_refused(const void *data, size_t size, int err, const ch
 		fail_msg("expected \"%s\" in: %s", text, msgs);
 }
 
+/* data reads, and its format keeps the header length hdr_len. */
+static void expect_read_ok_len(const void *data, size_t size, __u32 hdr_len)
+{
+	struct b2b_btf_format fmt;
+	size_t n_size;
+	void *n;
+
+	assert_int_equal(b2b_btf_read(data, size, "test", &test_log, &n, &n_size, &fmt), 0);
+	assert_int_equal(fmt.hdr_len, hdr_len);
+	if (n != data)
+		free(n);
+	b2b_btf_format_free(&fmt);
+}
+
 /* The plain form at an aligned address is read in place (a base mapped
  * from a file is not copied at all); at an odd address it is copied. */
 static void test_plain_read_in_place(void **state)
@@ -370,6 +384,36 @@ static void test_header_tail(void **state)
 	longer[36] = 1;
 	expect_read_refused(longer, size + 16, -EINVAL, "byte 36 is not zero");
 	free(longer);
+	free(native);
+}
+
+/* A header cut inside the layout fields (25-31 bytes) with a byte of them
+ * set, and a type section of a length that is not whole words: refused
+ * (the fuzzer's format target read both and could not write them back). */
+static void test_header_cut_and_type_words(void **state)
+{
+	size_t size;
+	void *native = native_of("kfuncs.gcc.o", &size);
+	unsigned char *cut = calloc(1, size + 6);
+	struct b2b_btf_hdr h;
+	__u32 hdr_len = 30;
+
+	(void)state;
+	memcpy(cut, native, 24);
+	memcpy(cut + 4, &hdr_len, 4);
+	memcpy(cut + 30, (char *)native + 24, size - 24);
+	cut[24] = 1;
+	expect_read_refused(cut, size + 6, -EINVAL,
+			    "byte 24 is not zero): it ends inside the layout fields");
+	/* the same header with its bytes zero: a padded 24-byte header */
+	cut[24] = 0;
+	expect_read_ok_len(cut, size + 6, 30);
+	memcpy(&h, native, sizeof(h));
+	h.type_len -= 2;
+	h.str_off -= 2;
+	memcpy(native, &h, sizeof(h));
+	expect_read_refused(native, size - 2, -EINVAL, "is not 4-byte aligned words");
+	free(cut);
 	free(native);
 }
 
@@ -555,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_kind_refused_by_number),
 		cmocka_unit_test(test_wide_vlen_held),
 		cmocka_unit_test(test_header_tail),
+		cmocka_unit_test(test_header_cut_and_type_words),
 		cmocka_unit_test(test_layout_not_between),
 		cmocka_unit_test(test_kind_table_is_the_abi),
 		cmocka_unit_test(test_appender_is_libbpfs),

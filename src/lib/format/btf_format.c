@@ -108,12 +108,18 @@ static int read_hdr(const unsigned char *d, size_t size, const char *what,
 		r->layout_len = load32(d + 28, r->swap);
 	}
 	/* fields of a header newer than this library must be zero, as the
-	 * kernel wants them (it refuses "Unsupported btf_header" otherwise) */
-	for (__u32 i = B2B_BTF_HDR_LAYOUT_LEN; i < r->h.hdr_len; i++)
+	 * kernel wants them (it refuses "Unsupported btf_header" otherwise);
+	 * so must a header cut inside the layout fields (25-31 bytes): a
+	 * kernel of a 24-byte struct btf_header wants them zero, one of the
+	 * 32-byte struct would read a layout_len of a few bytes */
+	for (__u32 i = r->h.hdr_len >= B2B_BTF_HDR_LAYOUT_LEN ? B2B_BTF_HDR_LAYOUT_LEN : B2B_BTF_HDR_LEN;
+	     i < r->h.hdr_len; i++)
 		if (d[i])
 			return b2b_errno(log, -EINVAL,
-					 "%s: BTF header of %u bytes has fields this library does not know (byte %u is not zero)",
-					 what, r->h.hdr_len, i);
+					 "%s: BTF header of %u bytes has fields this library does not know (byte %u is not zero)%s",
+					 what, r->h.hdr_len, i,
+					 r->h.hdr_len < B2B_BTF_HDR_LAYOUT_LEN ?
+					 ": it ends inside the layout fields" : "");
 	return 0;
 }
 
@@ -132,8 +138,10 @@ static int check_sections(const struct hdr_read *r, size_t size, const char *wha
 		return b2b_errno(log, -EINVAL,
 				 "%s: BTF layout section %u+%u exceeds the %llu bytes of data",
 				 what, r->layout_off, r->layout_len, (unsigned long long)data);
-	if (h->type_off % 4)
-		return b2b_errno(log, -EINVAL, "%s: BTF type section is not 4-byte aligned", what);
+	if (h->type_off % 4 || h->type_len % 4)
+		return b2b_errno(log, -EINVAL,
+				 "%s: BTF type section at %u+%u is not 4-byte aligned words", what,
+				 h->type_off, h->type_len);
 	if (r->layout_len && (r->layout_off % 4 || r->layout_len % sizeof(struct b2b_btf_layout)))
 		return b2b_errno(log, -EINVAL,
 				 "%s: BTF layout section at %u+%u is not a 4-byte aligned array of 4-byte entries",
