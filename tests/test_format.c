@@ -417,6 +417,22 @@ static void test_header_cut_and_type_words(void **state)
 	free(native);
 }
 
+/* Bytes past the sections (a module signature after raw BTF, say): the
+ * kernel refuses them, so does the reader; without them it reads. */
+static void test_bytes_past_sections(void **state)
+{
+	size_t size;
+	void *native = native_of("kfuncs.gcc.o", &size);
+	unsigned char *longer = calloc(1, size + 8);
+
+	(void)state;
+	memcpy(longer, native, size);
+	expect_read_ok_len(longer, size, B2B_BTF_HDR_LEN);
+	expect_read_refused(longer, size + 8, -EINVAL, "8 bytes past the BTF sections");
+	free(longer);
+	free(native);
+}
+
 static void test_layout_not_between(void **state)
 {
 	struct b2b_btf_format fmt;
@@ -600,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_wide_vlen_held),
 		cmocka_unit_test(test_header_tail),
 		cmocka_unit_test(test_header_cut_and_type_words),
+		cmocka_unit_test(test_bytes_past_sections),
 		cmocka_unit_test(test_layout_not_between),
 		cmocka_unit_test(test_kind_table_is_the_abi),
 		cmocka_unit_test(test_appender_is_libbpfs),

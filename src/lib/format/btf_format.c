@@ -158,6 +158,14 @@ static int check_sections(const struct hdr_read *r, size_t size, const char *wha
 				 "%s: BTF sections are not contiguous (types %u+%u, layout %u+%u, strings %u+%u)",
 				 what, h->type_off, h->type_len, r->layout_off, r->layout_len,
 				 h->str_off, h->str_len);
+	/* the sections end where the data does: the kernel refuses bytes
+	 * past them ("Unsupported section found"), and a writer would drop
+	 * them (a module signature after raw BTF is not one) */
+	if ((__u64)h->str_off + h->str_len != data)
+		return b2b_errno(log, -EINVAL,
+				 "%s: %llu bytes past the BTF sections (they end at %llu of %llu bytes of data)",
+				 what, (unsigned long long)(data - h->str_off - h->str_len),
+				 (unsigned long long)h->str_off + h->str_len, (unsigned long long)data);
 	return 0;
 }
 
