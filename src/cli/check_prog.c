@@ -230,6 +230,12 @@ static int callable(const struct kpart *k, uint32_t id)
 
 	if (f && (f->found_by & (BTF2BTF_FOUND_SET8 | BTF2BTF_FOUND_KFUNC_ID_SET)))
 		return 1;
+	/* no set8 read (a stripped vmlinux, raw BTF): a bpf_kfunc tag of its
+	 * own makes a <kfunc>_impl a legacy kfunc, for the _impl the transform
+	 * adds never carries one (Debian's 7.3: bpf_obj_new_impl is tagged,
+	 * bpf_wq_set_callback_impl is not) */
+	if (f && (f->found_by & BTF2BTF_FOUND_TAG) && !btf2btf__set8_entry_cnt(k->b))
+		return 1;
 	if (added_impl_of(k, id))
 		return 0;
 	if (f)
