@@ -185,6 +185,9 @@ struct btf2btf_kfunc {
 	const char *impl_name;		/* "<name>_impl" when KF_IMPLICIT_ARGS, else NULL */
 	unsigned int problems;		/* problems naming this kfunc */
 	int implicit_arg;		/* first implicit parameter of the kernel prototype, -1 */
+	/* impl_id is a kfunc of the source itself, which BPF programs may
+	 * call (a legacy one), not the kernel prototype the transform adds */
+	bool impl_is_kfunc;
 };
 
 enum btf2btf_severity {

@@ -603,10 +603,84 @@ static void test_every_rule_reached(void **state)
 	th_cleanup();
 }
 
+static const struct btf2btf_kfunc *kfunc_named(const struct btf2btf *b, const char *name)
+{
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
+		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
+			return btf2btf__kfunc(b, i);
+	fail_msg("no kfunc %s", name);
+	return NULL;
+}
+
+/*
+ * Whether a kfunc's _impl is a kfunc itself (legacy: programs may call it)
+ * or the prototype the transform adds: the plan says, from a set8 where
+ * there is one, else from a bpf_kfunc tag of the _impl's own, and no state
+ * can (after the transform both are already transformed).
+ */
+static void test_impl_is_kfunc(void **state)
+{
+	static const struct fx_entry kf[] = { { "bpf_x", IMP }, { "bpf_x_impl", 0 },
+					      { "bpf_y", IMP } };
+	struct fx_set8 sets[] = { { "x_ids", 1, kf, 3 } };
+	struct fx_obj o = { .sets = sets, .nr_sets = 1 };
+	const char *elf = th_path("set8.o"), *raw = th_path("raw.btf");
+	struct btf2btf *b;
+	struct fx_btf fb;
+	void *data;
+	size_t size;
+	int x, xi, y, yi;
+
+	(void)state;
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	assert_true(fx_add_func(&fb, "bpf_x", fb.t_int, (int[]){ fb.t_int, fb.t_aux_ptr }, 2) > 0);
+	assert_true(fx_add_func(&fb, "bpf_x_impl", fb.t_int, (int[]){ fb.t_int, fb.t_aux_ptr }, 2) > 0);
+	assert_true(fx_add_func(&fb, "bpf_y", fb.t_int, (int[]){ fb.t_int, fb.t_aux_ptr }, 2) > 0);
+	assert_int_equal(fx_write_elf_btf(elf, &o, fb.btf), 0);
+	btf__free(fb.btf);
+
+	b = th_open(elf, NULL);
+	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
+	assert_int_equal(btf2btf__transform(b), 0);
+	assert_int_equal(kfunc_named(b, "bpf_x")->state, BTF2BTF_KFUNC_LEGACY);
+	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
+	assert_int_equal(kfunc_named(b, "bpf_y")->state, BTF2BTF_KFUNC_TRANSFORMED);
+	assert_false(kfunc_named(b, "bpf_y")->impl_is_kfunc);
+	btf2btf__close(b);
+
+	/* no set8 (raw BTF of a transformed kernel): bpf_x_impl has a
+	 * bpf_kfunc tag of its own, bpf_y_impl, as the transform adds it, not */
+	assert_int_equal(fx_btf_init(&fb, NULL), 0);
+	x = fx_add_func(&fb, "bpf_x", fb.t_int, (int[]){ fb.t_int }, 1);
+	xi = fx_add_func(&fb, "bpf_x_impl", fb.t_int, (int[]){ fb.t_int, fb.t_aux_ptr }, 2);
+	y = fx_add_func(&fb, "bpf_y", fb.t_int, (int[]){ fb.t_int }, 1);
+	yi = fx_add_func(&fb, "bpf_y_impl", fb.t_int, (int[]){ fb.t_int, fb.t_aux_ptr }, 2);
+	assert_true(x > 0 && xi > 0 && y > 0 && yi > 0);
+	assert_true(btf__add_decl_tag(fb.btf, "bpf_kfunc", x, -1) > 0);
+	assert_true(btf__add_decl_tag(fb.btf, "bpf_kfunc", xi, -1) > 0);
+	assert_true(btf__add_decl_tag(fb.btf, "bpf_kfunc", y, -1) > 0);
+	data = fx_btf_raw(fb.btf, &size);
+	assert_non_null(data);
+	assert_int_equal(fx_write_file(raw, data, size), 0);
+	free(data);
+	btf__free(fb.btf);
+
+	b = th_open(raw, NULL);
+	assert_int_equal(kfunc_named(b, "bpf_x")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(kfunc_named(b, "bpf_y")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
+	assert_false(kfunc_named(b, "bpf_y")->impl_is_kfunc);
+	/* _impl itself: a kfunc, but of none an _impl */
+	assert_false(kfunc_named(b, "bpf_x_impl")->impl_is_kfunc);
+	btf2btf__close(b);
+	th_cleanup();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_answer),
+		cmocka_unit_test(test_impl_is_kfunc),
 		cmocka_unit_test(test_transactional),
 		cmocka_unit_test(test_one_result_held),
 		cmocka_unit_test(test_features),

@@ -183,13 +183,13 @@ static const struct btf2btf_kfunc *kfunc_of(const struct kpart *k, uint32_t id)
 }
 
 /* The <kfunc>_impl a KF_IMPLICIT_ARGS kfunc's BTF gained: the kernel's
- * prototype, no kernel symbol; a legacy one in a set8 is a kfunc. */
+ * prototype, no kernel symbol (a legacy one is a kfunc: the plan says). */
 static const struct btf2btf_kfunc *added_impl_of(const struct kpart *k, uint32_t id)
 {
 	for (size_t i = 0; i < btf2btf__kfunc_cnt(k->b); i++) {
 		const struct btf2btf_kfunc *f = btf2btf__kfunc(k->b, i);
 
-		if (f && f->impl_id == id && id && f->state != BTF2BTF_KFUNC_LEGACY)
+		if (f && f->impl_id == id && id && !f->impl_is_kfunc)
 			return f;
 	}
 	return NULL;
@@ -229,12 +229,6 @@ static int callable(const struct kpart *k, uint32_t id)
 	const struct btf2btf_kfunc *f = kfunc_of(k, id);
 
 	if (f && (f->found_by & (BTF2BTF_FOUND_SET8 | BTF2BTF_FOUND_KFUNC_ID_SET)))
-		return 1;
-	/* no set8 read (a stripped vmlinux, raw BTF): a bpf_kfunc tag of its
-	 * own makes a <kfunc>_impl a legacy kfunc, for the _impl the transform
-	 * adds never carries one (Debian's 7.3: bpf_obj_new_impl is tagged,
-	 * bpf_wq_set_callback_impl is not) */
-	if (f && (f->found_by & BTF2BTF_FOUND_TAG) && !btf2btf__set8_entry_cnt(k->b))
 		return 1;
 	if (added_impl_of(k, id))
 		return 0;

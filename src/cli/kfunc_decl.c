@@ -267,26 +267,6 @@ static int fastcall_tagged(const struct btf *btf, uint8_t *tagged)
 	return 0;
 }
 
-/*
- * An _impl the transform adds (or an earlier run added) is the kernel's
- * prototype, not a kfunc: BPF programs cannot call it. One that is in a
- * set8 itself is a legacy kfunc and declared.
- */
-static bool is_added_impl(const struct btf2btf *b, const struct btf2btf_kfunc *k)
-{
-	/* the transform gives its _impl no bpf_kfunc tag: a tagged one is a
-	 * kfunc of the source (raw BTF shows no set8) */
-	if (k->found_by & (BTF2BTF_FOUND_SET8 | BTF2BTF_FOUND_TAG))
-		return false;
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++) {
-		const struct btf2btf_kfunc *o = btf2btf__kfunc(b, i);
-
-		if (o && o->impl_id == k->btf_id && o->state != BTF2BTF_KFUNC_LEGACY)
-			return true;
-	}
-	return false;
-}
-
 static int cmp_decl(const void *a, const void *b)
 {
 	const struct decl *x = a, *y = b;
@@ -336,7 +316,7 @@ static int collect(struct header *h, const struct btf2btf *b, const char *path)
 			return -errno;
 		}
 		f = btf__type_by_id(h->btf, k->btf_id);
-		if (!f || !btf_is_func(f) || is_added_impl(b, k) || !wanted(h, k->name))
+		if (!f || !btf_is_func(f) || !wanted(h, k->name))
 			continue;
 		h->bad = NULL;
 		need_type(h, f->type, 0);

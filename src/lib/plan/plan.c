@@ -785,6 +785,30 @@ static void plan_kfunc(struct planner *p, struct btf2btf_kfunc *kf)
 		plan_arena(p, kf);
 }
 
+/*
+ * Whether each kfunc's _impl is a kfunc of the source (legacy: programs
+ * may call it) or the kernel prototype the transform adds (they may not):
+ * in a set8; where no set8 was read (a stripped vmlinux, raw BTF), with a
+ * bpf_kfunc tag of its own, which the transform never gives an _impl
+ * (Debian's 7.3: bpf_obj_new_impl is tagged, bpf_wq_set_callback_impl is
+ * not). The state cannot say it: after the transform both are "already
+ * transformed".
+ */
+static void mark_impl_kfuncs(struct planner *p)
+{
+	bool no_set8 = !p->in->ids || !p->in->ids->nr_entries;
+
+	for (size_t i = 0; i < p->k->nr; i++) {
+		struct btf2btf_kfunc *kf = &p->k->items[i];
+		const struct btf2btf_kfunc *impl = kf->impl_id ? b2b_kfunc_by_id(p->k, kf->impl_id)
+							      : NULL;
+
+		kf->impl_is_kfunc = impl && ((impl->found_by & (BTF2BTF_FOUND_SET8 |
+								BTF2BTF_FOUND_KFUNC_ID_SET)) ||
+					     (no_set8 && (impl->found_by & BTF2BTF_FOUND_TAG)));
+	}
+}
+
 int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct b2b_plan *plan)
 {
 	const struct b2b_btf *base = b2b_btf_base(in->btf);
@@ -800,6 +824,7 @@ int b2b_plan_build(const struct b2b_plan_input *in, struct b2b_kfuncs *k, struct
 		plan_kfunc(&p, &k->items[i]);
 	if (!p.err && (!in->ids || !in->ids->nr_entries))
 		plan_unflagged_all(&p);
+	mark_impl_kfuncs(&p);
 	if (p.err) {
 		b2b_plan_free(plan);
 		return b2b_errno(in->log, p.err, "out of memory");
