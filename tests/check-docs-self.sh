@@ -10,10 +10,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath "${1:?usage: $0 BUILD_DIR}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-check() { local name=$1; shift; if "$@"; then echo "PASS check-docs: $name"; pass=$((pass + 1)); else echo "FAIL check-docs: $name"; fail=$((fail + 1)); fi; }
+SUITE=check-docs-self; . "$top/tests/lib.sh"
+work=$T
 doc() {	# FILE COMMAND OUTPUT...: a README with a ```sh block, then the example
 	local f=$1 cmd=$2
 	shift 2
@@ -34,5 +32,4 @@ doc wrong.md 'btf2btf nothing.o 2>&1 | tail -1; echo "exit ${PIPESTATUS[0]}"' \
 	'btf2btf: error: nothing.o: cannot open: No such file or directory' 'exit 0'
 docs wrong.md; rc=$?
 check "a wrong status shown fails (after a \`\`\`sh block)" eval '[ $rc != 0 ]'
-echo "check-docs-self: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -23,15 +23,9 @@ die() { printf 'check-prog-debian: error: %s\n' "$*" >&2; exit 1; }
 B=$(realpath "$1") CACHE=$2
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 CLANG=${CLANG:-clang}
-for t in "$CLANG" bpftool jq; do
-	command -v "$t" > /dev/null || die "needs $t"
-done
-tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-expect() {
-	if [ "$2" = "$3" ]; then echo "PASS check-prog-debian: $1"; pass=$((pass + 1))
-	else echo "FAIL check-prog-debian: $1: want '$2', got '$3'"; fail=$((fail + 1)); fi
-}
+SUITE=check-prog-debian; . "$HERE/tests/lib.sh"
+needs "$CLANG" bpftool jq
+tmp=$T
 
 # the newest cloud kernel of each suite, as corpus-debian.sh leaves it
 kernels=()
@@ -87,5 +81,4 @@ loads() {
 		.kernels[] | select(.kernel == $k) | .loads | tostring' "$tmp/json"
 }
 expect "obj_new: loads on 7.3, not on 6.12" "true false" "$(loads obj_new.bpf.o 7.3) $(loads obj_new.bpf.o 6.12)"
-echo "check-prog-debian: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

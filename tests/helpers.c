@@ -316,6 +316,23 @@ void th_log_cb(enum btf2btf_log_level level, const char *msg, void *ctx)
 	snprintf(th_log_errors + len, sizeof(th_log_errors) - len, "%s%s", len ? "\n" : "", msg);
 }
 
+const struct btf2btf_kfunc *th_kfunc_or_null(const struct btf2btf *b, const char *name)
+{
+	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
+		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
+			return btf2btf__kfunc(b, i);
+	return NULL;
+}
+
+const struct btf2btf_kfunc *th_kfunc(const struct btf2btf *b, const char *name)
+{
+	const struct btf2btf_kfunc *k = th_kfunc_or_null(b, name);
+
+	if (!k)
+		fail_msg("no kfunc %s", name);
+	return k;
+}
+
 struct btf2btf *th_open(const char *path, const struct btf2btf_opts *opts)
 {
 	BTF2BTF_OPTS(o, .log = th_log_cb);

@@ -52,6 +52,10 @@ size_t th_count_lines(const char *s);
 
 /* Open with the library, failing the test on error; records log lines. */
 struct btf2btf *th_open(const char *path, const struct btf2btf_opts *opts);
+/* The kfunc of that name in b's table: NULL when none (th_kfunc_or_null),
+ * or the test fails (th_kfunc). */
+const struct btf2btf_kfunc *th_kfunc_or_null(const struct btf2btf *b, const char *name);
+const struct btf2btf_kfunc *th_kfunc(const struct btf2btf *b, const char *name);
 /* Fail unless path holds exactly the bytes btf2btf__raw_btf(b) gives; *size: how many. */
 void th_assert_raw_written(struct btf2btf *b, const char *path, size_t *size);
 /* Messages logged at ERROR level through th_log_cb, joined by '\n'. */

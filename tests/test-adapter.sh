@@ -14,18 +14,11 @@ ADAPTER=$(realpath "${ADAPTER:-build/pahole}")
 BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}")
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 PAHOLE=$(command -v pahole) || { echo "test-adapter: pahole not found (apt-get install dwarves)" >&2; exit 1; }
-for t in gcc clang bpftool; do
-	command -v $t > /dev/null || { echo "test-adapter: $t not found" >&2; exit 1; }
-done
+SUITE=adapter; . "$TOP/tests/lib.sh"
+needs gcc clang bpftool
 export BTF2BTF LLVM_OBJCOPY=objcopy
 unset VERSION PATCHLEVEL
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { echo "PASS adapter: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL adapter: $1"; fail=$((fail + 1)); }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
 
 # bpftool's exit status is 0 even on bad input: look at its output
 dump() { bpftool btf dump file "$@" 2>&1; }
@@ -215,5 +208,4 @@ test_warnings_in_log
 test_variable_errors
 test_one_pahole_version
 
-echo "adapter: $pass passed, $fail failed"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summary

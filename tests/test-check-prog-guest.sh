@@ -18,16 +18,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}")
 CLANG=${CLANG:-clang}
 CHECK=$HERE/../kernel/scripts/check-prog-guest.sh
-for t in "$CLANG" pahole jq gcc; do
-	command -v "$t" > /dev/null || { echo "test-check-prog-guest: $t not found" >&2; exit 1; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-expect() {
-	if [ "$2" = "$3" ]; then echo "PASS check-prog-guest: $1"; pass=$((pass + 1))
-	else echo "FAIL check-prog-guest: $1: want '$2', got '$3'"; fail=$((fail + 1)); fi
-}
+SUITE=check-prog-guest; . "$HERE/lib.sh"
+needs "$CLANG" pahole jq gcc
 
 K=$T/k C=$T/corpus
 mkdir -p "$K" "$C/repo"
@@ -193,5 +185,4 @@ expect "without the module: exit 1" 1 "$rc"
 expect "without the module: old_shape's kfunc is missing" 1 \
 	"$(grep -c "^FAIL check-prog-guest kv repo/old_shape.bpf.o: .*bpf_kfunc_implicit_arg: check-prog failed missing (missing), libbpf resolved bpf_testmod" "$T/nomod.out")"
 
-echo "test-check-prog-guest: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -19,16 +19,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BTF2BTF=$(realpath "${BTF2BTF:-build/btf2btf}")
 FIXTURE_DIR=$(realpath "${FIXTURE_DIR:-build/fixtures}")
 CLANG=${CLANG:-clang}
-for t in "$CLANG" pahole jq gcc; do
-	command -v "$t" > /dev/null || { echo "test-check-prog: $t not found" >&2; exit 1; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { echo "PASS check-prog: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL check-prog: $1"; fail=$((fail + 1)); }
-# expect NAME WANT GOT
-expect() { if [ "$2" = "$3" ]; then ok "$1"; else ko "$1: want '$2', got '$3'"; fi; }
+SUITE=check-prog; . "$HERE/lib.sh"
+needs "$CLANG" pahole jq gcc
 
 # the kernels
 K=$T/k
@@ -231,5 +223,4 @@ expect "--kfunc-names: a name no kfunc has: exit 1, said" "1 yes" \
 "$BTF2BTF" --kfuncs --used-by "$P/new_shape.bpf.o" "$K/old.o" > /dev/null 2>&1
 expect "--used-by without --format=c: exit 2" 2 $?
 
-echo "test-check-prog: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

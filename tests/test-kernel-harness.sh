@@ -13,12 +13,7 @@
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 RUN=$TOP/kernel/scripts/bounded-run
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { echo "PASS harness: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL harness: $1"; fail=$((fail + 1)); }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
+SUITE=harness; . "$TOP/tests/lib.sh"
 # the make that runs this test hands its flags down: the cases run as a user's
 unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL ARCH CROSS_COMPILE CC LLVM O KBUILD_OUTPUT
 
@@ -163,5 +158,4 @@ test_refusals
 test_runner
 test_quiet_build
 
-echo "harness: $pass passed, $fail failed"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summary

@@ -24,16 +24,9 @@ MKFIXTURE=$(realpath "${MKFIXTURE:-build/fixtures/mkfixture}")
 FIXTURE_DIR=$(realpath "${FIXTURE_DIR:-build/fixtures}")
 KFUNC_EXTERNS=$(realpath "${KFUNC_EXTERNS:-build/tests/kfunc-externs}")
 CLANG=${CLANG:-clang}
-for t in "$CLANG" bpftool; do
-	command -v "$t" > /dev/null || { echo "test-kfunc-decl: $t not found" >&2; exit 1; }
-done
+SUITE=kfunc-decl; . "$(dirname "$0")/lib.sh"
+needs "$CLANG" bpftool
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok() { echo "PASS kfunc-decl: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL kfunc-decl: $1"; fail=$((fail + 1)); }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else ko "$name"; fi; }
 # to FILE CMD...: CMD's standard output into FILE
 to() { local f=$1; shift; "$@" > "$f"; }
 
@@ -280,5 +273,4 @@ check "--format=c with -j: exit 2" test "$rc" = 2
 rc=0; "$BTF2BTF" --kfuncs --vmlinux-h x.h "$T/zoo.o" > /dev/null 2>&1 || rc=$?
 check "--vmlinux-h without --format=c: exit 2" test "$rc" = 2
 
-echo "test-kfunc-decl: $pass passed, $fail failed ($CLANG)"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summary "($CLANG)"

@@ -14,14 +14,6 @@
 #define KF_ACQUIRE (1U << 0)
 #define KF_SLEEPABLE (1U << 5)
 
-static const struct btf2btf_kfunc *kfunc_by_name(const struct btf2btf *b, const char *name)
-{
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
-		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
-			return btf2btf__kfunc(b, i);
-	return NULL;
-}
-
 static void test_func_symbol_names(void **state)
 {
 	char buf[64];
@@ -76,15 +68,15 @@ static void test_set8_range_edges(void **state)
 	b = th_open(path, NULL);
 	/* first pair at header + 8, last at header + size - 8: both in */
 	assert_int_equal(btf2btf__kfunc_cnt(b), 3);
-	k = kfunc_by_name(b, "first");
+	k = th_kfunc_or_null(b, "first");
 	assert_non_null(k);
 	assert_int_equal(k->flags, KF_ACQUIRE);
 	assert_string_equal(k->sets, "edges");
-	k = kfunc_by_name(b, "last");
+	k = th_kfunc_or_null(b, "last");
 	assert_non_null(k);
 	assert_int_equal(k->flags, KF_SLEEPABLE);
 	/* the symbol at header + size belongs to the list after the set: out */
-	assert_null(kfunc_by_name(b, "after"));
+	assert_null(th_kfunc_or_null(b, "after"));
 	btf2btf__close(b);
 	th_cleanup();
 }
@@ -174,10 +166,10 @@ static void test_resolved_pairs_read_by_id(void **state)
 	/* resolve_btfids sorted the pairs: symbols no longer mark their own pair */
 	assert_same_kfuncs("basic.o", "basic-resolved.o");
 	b = th_open(th_fixture("basic-resolved.o"), NULL);
-	k = kfunc_by_name(b, "bpf_kfunc_implicit_mid");
+	k = th_kfunc_or_null(b, "bpf_kfunc_implicit_mid");
 	assert_non_null(k);
 	assert_int_equal(k->flags, BTF2BTF_KF_IMPLICIT_ARGS | KF_SLEEPABLE);
-	k = kfunc_by_name(b, "bpf_kfunc_noflags");
+	k = th_kfunc_or_null(b, "bpf_kfunc_noflags");
 	assert_int_equal(k->flags, KF_ACQUIRE);
 	btf2btf__close(b);
 }
@@ -201,8 +193,8 @@ static void test_plain_set8_not_kfuncs(void **state)
 
 	(void)state;
 	/* helper_in_plain_set8 is in a set8 without BTF_SET8_KFUNCS */
-	assert_null(kfunc_by_name(b, "helper_in_plain_set8"));
-	assert_null(kfunc_by_name(b, "helper_with_aux"));
+	assert_null(th_kfunc_or_null(b, "helper_in_plain_set8"));
+	assert_null(th_kfunc_or_null(b, "helper_with_aux"));
 	btf2btf__close(b);
 }
 

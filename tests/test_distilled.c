@@ -51,15 +51,6 @@ static void *section_bytes(const char *path, const char *name, size_t *size)
 	return out;
 }
 
-static const struct btf2btf_kfunc *kfunc_named(const struct btf2btf *b, const char *name)
-{
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
-		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
-			return btf2btf__kfunc(b, i);
-	fail_msg("no kfunc %s", name);
-	return NULL;
-}
-
 /* struct reloc_mod's members p, s, e: a pointer to base's struct reloc_ptr,
  * base's enum reloc_state and struct reloc_embed. */
 static void assert_members_on(const struct btf *btf, const struct btf *base)
@@ -91,7 +82,7 @@ static void test_read_without_base(void **state)
 	assert_false(btf2btf__object_info(b)->relocated);
 	assert_int_equal(btf__type_cnt(btf__base_btf(btf2btf__btf(b))), 6);
 	assert_int_equal(btf2btf__kfunc_cnt(b), 2);
-	k = kfunc_named(b, "bpf_reloc_implicit");
+	k = th_kfunc(b, "bpf_reloc_implicit");
 	assert_int_equal(k->flags, KF_IMPLICIT_ARGS);
 	assert_int_equal(k->state, BTF2BTF_KFUNC_PENDING);
 	assert_int_equal(k->implicit_arg, 1);
@@ -111,16 +102,16 @@ static void test_relocate(void **state)
 
 	(void)state;
 	b = th_open(th_fixture("reloc.o.ko"), NULL);
-	id = kfunc_named(b, "bpf_reloc_implicit")->btf_id - btf__type_cnt(btf__base_btf(btf2btf__btf(b)));
+	id = th_kfunc(b, "bpf_reloc_implicit")->btf_id - btf__type_cnt(btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	b = th_open(th_fixture("reloc.o.ko"), &opts);
 	assert_true(btf2btf__object_info(b)->relocated);
 	assert_int_equal(btf__type_cnt(btf__base_btf(btf2btf__btf(b))), btf__type_cnt(other));
 	/* split ids start after the base's: moved by the difference */
 	assert_true(btf__type_cnt(other) > 6);
-	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->btf_id, btf__type_cnt(other) + id);
+	assert_int_equal(th_kfunc(b, "bpf_reloc_implicit")->btf_id, btf__type_cnt(other) + id);
 	assert_members_on(btf2btf__btf(b), other);
-	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->implicit_arg, 1);
+	assert_int_equal(th_kfunc(b, "bpf_reloc_implicit")->implicit_arg, 1);
 	btf2btf__close(b);
 	btf__free(other);
 }
@@ -177,11 +168,11 @@ static void test_transform_keeps_base(void **state)
 	free(out_base);
 
 	b = th_open(mod, NULL);
-	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
 	btf2btf__close(b);
 	b = th_open(mod, &opts);
 	assert_true(btf2btf__object_info(b)->relocated);
-	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
 	assert_members_on(btf2btf__btf(b), btf__base_btf(btf2btf__btf(b)));
 	btf2btf__close(b);
 	th_cleanup();
@@ -209,7 +200,7 @@ static void test_transform_on_base_distills(void **state)
 
 	b = th_open(mod, NULL);
 	assert_int_equal(btf2btf__object_info(b)->distilled_base_types, 5);
-	assert_int_equal(kfunc_named(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_reloc_implicit")->state, BTF2BTF_KFUNC_ALREADY);
 	btf2btf__close(b);
 	b = th_open(mod, &again);
 	assert_true(btf2btf__object_info(b)->relocated);
@@ -263,11 +254,11 @@ static void test_own_distilled_output(void **state)
 	b = th_open(mod, NULL);
 	assert_true(btf2btf__object_info(b)->distilled_base_types > 0);
 	assert_int_equal(btf2btf__kfunc_cnt(b), 4);
-	assert_int_equal(kfunc_named(b, "bpf_kfunc_implicit_arg")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_kfunc_implicit_arg")->state, BTF2BTF_KFUNC_ALREADY);
 	btf2btf__close(b);
 	b = th_open(mod, &plain);
 	assert_true(btf2btf__object_info(b)->relocated);
-	assert_int_equal(kfunc_named(b, "bpf_kfunc_implicit_arg")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_kfunc_implicit_arg")->state, BTF2BTF_KFUNC_ALREADY);
 	btf2btf__close(b);
 	th_cleanup();
 }

@@ -35,14 +35,6 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
-static const struct btf2btf_kfunc *kfunc_named(struct btf2btf *b, const char *name)
-{
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
-		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
-			return btf2btf__kfunc(b, i);
-	return NULL;
-}
-
 /* 6.1: the set8 registered by register_btf_kfunc_id_set() makes kfuncs, with
  * their flags; the fmod_ret list and the set8 nothing registers do not. */
 static void test_6_1_kfunc_sets(void **state)
@@ -64,7 +56,7 @@ static void test_6_1_kfunc_sets(void **state)
 	assert_int_equal(info->fmodret_sets, 1);
 	assert_int_equal(btf2btf__kfunc_cnt(b), 3);
 	for (size_t i = 0; i < 3; i++) {
-		const struct btf2btf_kfunc *k = kfunc_named(b, want[i].name);
+		const struct btf2btf_kfunc *k = th_kfunc_or_null(b, want[i].name);
 
 		assert_non_null(k);
 		assert_int_equal(k->found_by, BTF2BTF_FOUND_KFUNC_ID_SET);
@@ -73,8 +65,8 @@ static void test_6_1_kfunc_sets(void **state)
 		assert_int_equal(k->actions, 0);
 		assert_int_equal(k->planned, BTF2BTF_KFUNC_PLAIN);
 	}
-	assert_null(kfunc_named(b, "fx_update_protocol"));
-	assert_null(kfunc_named(b, "fx_listed_only"));
+	assert_null(th_kfunc_or_null(b, "fx_update_protocol"));
+	assert_null(th_kfunc_or_null(b, "fx_listed_only"));
 	/* no set8-flags-ignored: their flags mean something on 6.1 */
 	assert_int_equal(btf2btf__problem_cnt(b), 0);
 	assert_int_equal(btf2btf__stats(b)->warnings, 0);

@@ -249,15 +249,6 @@ static void test_missing_func_is_a_warning(void **state)
 
 /* ---- handled: other classes and byte orders ---- */
 
-static const struct btf2btf_kfunc *kfunc_by_name(const struct btf2btf *b, const char *name)
-{
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
-		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
-			return btf2btf__kfunc(b, i);
-	fail_msg("no kfunc %s", name);
-	return NULL;
-}
-
 static char *dump_of(const char *path)
 {
 	const char *argv[] = { "btf2btf", "--dump", path, NULL };
@@ -293,11 +284,11 @@ static void check_handled(const char *fixture, unsigned char cls, unsigned char 
 	struct run r;
 
 	b = th_open(path, NULL);
-	k = kfunc_by_name(b, "bpf_kfunc_implicit_mid");
+	k = th_kfunc(b, "bpf_kfunc_implicit_mid");
 	assert_int_equal(k->flags, BTF2BTF_KF_IMPLICIT_ARGS | KF_SLEEPABLE);
 	assert_true(k->found_by & BTF2BTF_FOUND_SET8);
-	assert_int_equal(kfunc_by_name(b, "bpf_kfunc_noflags")->flags, KF_ACQUIRE);
-	assert_int_equal(kfunc_by_name(b, "bpf_kfunc_implicit_typedef")->flags, BTF2BTF_KF_IMPLICIT_ARGS);
+	assert_int_equal(th_kfunc(b, "bpf_kfunc_noflags")->flags, KF_ACQUIRE);
+	assert_int_equal(th_kfunc(b, "bpf_kfunc_implicit_typedef")->flags, BTF2BTF_KF_IMPLICIT_ARGS);
 	btf2btf__close(b);
 
 	th_run(&r, argv);

@@ -603,15 +603,6 @@ static void test_every_rule_reached(void **state)
 	th_cleanup();
 }
 
-static const struct btf2btf_kfunc *kfunc_named(const struct btf2btf *b, const char *name)
-{
-	for (size_t i = 0; i < btf2btf__kfunc_cnt(b); i++)
-		if (!strcmp(btf2btf__kfunc(b, i)->name, name))
-			return btf2btf__kfunc(b, i);
-	fail_msg("no kfunc %s", name);
-	return NULL;
-}
-
 /*
  * Whether a kfunc's _impl is a kfunc itself (legacy: programs may call it)
  * or the prototype the transform adds: the plan says, from a set8 where
@@ -640,12 +631,12 @@ static void test_impl_is_kfunc(void **state)
 	btf__free(fb.btf);
 
 	b = th_open(elf, NULL);
-	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
+	assert_true(th_kfunc(b, "bpf_x")->impl_is_kfunc);
 	assert_int_equal(btf2btf__transform(b), 0);
-	assert_int_equal(kfunc_named(b, "bpf_x")->state, BTF2BTF_KFUNC_LEGACY);
-	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
-	assert_int_equal(kfunc_named(b, "bpf_y")->state, BTF2BTF_KFUNC_TRANSFORMED);
-	assert_false(kfunc_named(b, "bpf_y")->impl_is_kfunc);
+	assert_int_equal(th_kfunc(b, "bpf_x")->state, BTF2BTF_KFUNC_LEGACY);
+	assert_true(th_kfunc(b, "bpf_x")->impl_is_kfunc);
+	assert_int_equal(th_kfunc(b, "bpf_y")->state, BTF2BTF_KFUNC_TRANSFORMED);
+	assert_false(th_kfunc(b, "bpf_y")->impl_is_kfunc);
 	btf2btf__close(b);
 
 	/* no set8 (raw BTF of a transformed kernel): bpf_x_impl has a
@@ -666,12 +657,12 @@ static void test_impl_is_kfunc(void **state)
 	btf__free(fb.btf);
 
 	b = th_open(raw, NULL);
-	assert_int_equal(kfunc_named(b, "bpf_x")->state, BTF2BTF_KFUNC_ALREADY);
-	assert_int_equal(kfunc_named(b, "bpf_y")->state, BTF2BTF_KFUNC_ALREADY);
-	assert_true(kfunc_named(b, "bpf_x")->impl_is_kfunc);
-	assert_false(kfunc_named(b, "bpf_y")->impl_is_kfunc);
+	assert_int_equal(th_kfunc(b, "bpf_x")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_int_equal(th_kfunc(b, "bpf_y")->state, BTF2BTF_KFUNC_ALREADY);
+	assert_true(th_kfunc(b, "bpf_x")->impl_is_kfunc);
+	assert_false(th_kfunc(b, "bpf_y")->impl_is_kfunc);
 	/* _impl itself: a kfunc, but of none an _impl */
-	assert_false(kfunc_named(b, "bpf_x_impl")->impl_is_kfunc);
+	assert_false(th_kfunc(b, "bpf_x_impl")->impl_is_kfunc);
 	btf2btf__close(b);
 	th_cleanup();
 }
