@@ -14,7 +14,8 @@
 #                 6.12, 7.2, 7.3): vmlinux and every module (-B vmlinux;
 #                 the modules through the library, below)
 #   kernel        the kernel proofs' caches (KERNEL_CACHES): vmlinux and
-#                 bpf_testmod.ko, plain and with --distill-base
+#                 bpf_testmod.ko, plain and with --distill-base, and what
+#                 their BTF phase was given: .tmp_vmlinux1
 #   layout        the objects make check-layout encoded with the BTF layout
 #                 section (LAYOUT_OBJECTS: its manifest, NAME.o, NAME.BTF.1)
 # A set with no input is said so, by name; SAME_AS_STRICT=1 makes that a
@@ -121,14 +122,22 @@ for set in $SETS; do
 	kernel)
 		for k in $KERNEL_CACHES; do
 			vmlinux=$k/build/vmlinux
-			testmod=$(find "$k/build" -name bpf_testmod.ko 2> /dev/null | head -1)
-			if [ ! -f "$vmlinux" ] || [ -z "$testmod" ]; then
-				absent+=("kernel ${k##*/} (no $vmlinux and bpf_testmod.ko yet)")
+			# the module the guest loads (built outside build/: the
+			# selftests' tree on 6.12, testmod/ on 7.3)
+			testmod=$k/guest/root/bpf_testmod.ko
+			if [ ! -f "$vmlinux" ] || [ ! -f "$testmod" ]; then
+				absent+=("kernel ${k##*/} (no $vmlinux and $testmod yet)")
 				continue
 			fi
 			job kernel "${k##*/}:vmlinux" "$vmlinux"
 			job kernel "${k##*/}:bpf_testmod" -B "$vmlinux" "$testmod"
 			job kernel "${k##*/}:bpf_testmod-distilled" -B "$vmlinux" --distill-base "$testmod"
+			# what the BTF phase is given, before it (the objects above are
+			# its output, which both refuse or leave alone): the linked
+			# .tmp_vmlinux1, with its .BTF where pahole put it there (6.12;
+			# 7.3's pahole writes it to a file the build removes)
+			[ ! -f "$k/build/.tmp_vmlinux1" ] ||
+				job kernel "${k##*/}:.tmp_vmlinux1" "$k/build/.tmp_vmlinux1"
 		done
 		;;
 	layout)
