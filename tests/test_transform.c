@@ -745,9 +745,71 @@ static void test_every_shape_every_feature(void **state)
 	th_cleanup();
 }
 
+/*
+ * The edit's appender gives the types and strings libbpf's btf__new_empty()
+ * and btf__add_*() give for the same additions, byte for byte (the
+ * written BTF depends on the order of its strings): a prototype whose
+ * parameters repeat a name, a FUNC, a PTR, a TYPE_TAG and DECL_TAGs on
+ * the function and a parameter; a kind the table does not know refused.
+ */
+static void test_appender_is_libbpfs(void **state)
+{
+	struct btf *lib = btf__new_empty();
+	struct b2b_new_types nt;
+	const char *raw;
+	struct btf_header h;
+	__u32 size;
+	int n;
+
+	(void)state;
+	assert_non_null(lib);
+	assert_int_equal(b2b_new_types_init(&nt), 0);
+	assert_int_equal(btf__add_func_proto(lib, 7), 1);
+	assert_int_equal(btf__add_func_param(lib, "ctx", 3), 0);
+	assert_int_equal(btf__add_func_param(lib, "", 4), 0);
+	assert_int_equal(btf__add_func_param(lib, "ctx", 5), 0);
+	assert_int_equal(btf__add_func(lib, "bpf_foo_impl", BTF_FUNC_GLOBAL, 1), 2);
+	assert_int_equal(btf__add_ptr(lib, 9), 3);
+	assert_int_equal(btf__add_type_tag(lib, "address_space(1)", 3), 4);
+	assert_int_equal(btf__add_decl_tag(lib, "bpf_kfunc", 2, -1), 5);
+	assert_int_equal(btf__add_decl_tag(lib, "ctx", 2, 1), 6);
+
+	n = b2b_btf_add_type(&nt, NULL, BTF_KIND_FUNC_PROTO, 3, false, 7);
+	assert_int_equal(n, 1);
+	for (int i = 0; i < 3; i++) {
+		long off = b2b_btf_add_str(&nt, i == 1 ? "" : "ctx");
+
+		assert_true(off >= 0);
+		b2b_params(b2b_new_type(&nt, n))[i].name_off = off;
+		b2b_params(b2b_new_type(&nt, n))[i].type = 3 + i;
+	}
+	assert_int_equal(b2b_btf_add_type(&nt, "bpf_foo_impl", BTF_KIND_FUNC, BTF_FUNC_GLOBAL,
+					  false, 1), 2);
+	assert_int_equal(b2b_btf_add_type(&nt, NULL, BTF_KIND_PTR, 0, false, 9), 3);
+	assert_int_equal(b2b_btf_add_type(&nt, "address_space(1)", BTF_KIND_TYPE_TAG, 0, false, 3), 4);
+	assert_int_equal(b2b_btf_add_type(&nt, "bpf_kfunc", BTF_KIND_DECL_TAG, 0, false, 2), 5);
+	b2b_decl_tag(b2b_new_type(&nt, 5))->component_idx = -1;
+	assert_int_equal(b2b_btf_add_type(&nt, "ctx", BTF_KIND_DECL_TAG, 0, false, 2), 6);
+	b2b_decl_tag(b2b_new_type(&nt, 6))->component_idx = 1;
+	assert_int_equal(b2b_btf_add_type(&nt, "x", B2B_BTF_NR_KINDS, 0, false, 0), -EINVAL);
+	assert_int_equal(nt.nr, 6);
+	assert_null(b2b_new_type(&nt, 7));
+
+	raw = btf__raw_data(lib, &size);
+	assert_non_null(raw);
+	memcpy(&h, raw, sizeof(h));
+	assert_int_equal(nt.len, h.type_len);
+	assert_memory_equal(nt.types, raw + h.hdr_len + h.type_off, h.type_len);
+	assert_int_equal(nt.strs.len, h.str_len);
+	assert_memory_equal(nt.strs.buf, raw + h.hdr_len + h.str_off, h.str_len);
+	b2b_new_types_free(&nt);
+	btf__free(lib);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_appender_is_libbpfs),
 		cmocka_unit_test(test_every_shape_every_feature),
 		cmocka_unit_test(test_impl_added_with_original_proto),
 		cmocka_unit_test(test_reduced_proto_implicit_last),

@@ -5,7 +5,7 @@
  * The plan carried out (the plan decides, this file only does), kfunc by
  * kfunc (struct b2b_edit in btf_edit.h), as append-only BTF edits (struct
  * b2b_ext): the new types are appended to a table of their own (struct
- * b2b_new_types, the model's appender), checked, then laid out after the
+ * b2b_new_types, below), checked, then laid out after the
  * original bytes (b2b_ext_lay_out()).
  */
 #include <errno.h>
@@ -20,6 +20,57 @@
 #include "edit/btf_edit.h"
 #include "util/name_index.h"
 #include "plan/plan.h"
+
+/* ---- the new types, held apart until laid out ---- */
+
+int b2b_new_types_init(struct b2b_new_types *nt)
+{
+	memset(nt, 0, sizeof(*nt));
+	return b2b_strtab_init(&nt->strs, NULL);
+}
+
+void b2b_new_types_free(struct b2b_new_types *nt)
+{
+	free(nt->types);
+	free(nt->offs);
+	b2b_strtab_free(&nt->strs);
+	memset(nt, 0, sizeof(*nt));
+}
+
+long b2b_btf_add_str(struct b2b_new_types *nt, const char *str)
+{
+	return str ? b2b_strtab_add(&nt->strs, str) : 0;
+}
+
+int b2b_btf_add_type(struct b2b_new_types *nt, const char *name, __u32 kind, __u32 vlen,
+		     bool kflag, __u32 type)
+{
+	__u32 info = (kflag ? 1U << 31 : 0) | kind << 24 | vlen;
+	size_t size = (size_t)b2b_btf_type_words(info) * 4;
+	struct btf_type *t;
+	long name_off;
+
+	if (!size || b2b_info_kind(info) != kind || b2b_info_vlen(info) != vlen)
+		return -EINVAL;
+	if (nt->len + size > UINT32_MAX)
+		return -E2BIG;
+	/* every addition is an allocation point of the fault-injection tests */
+	if (b2b_fault_nomem() ||
+	    b2b_grow((void **)&nt->types, &nt->cap, nt->len + size, 1) ||
+	    b2b_grow((void **)&nt->offs, &nt->cap_offs, nt->nr + 1, sizeof(*nt->offs)))
+		return -ENOMEM;
+	name_off = b2b_btf_add_str(nt, name);
+	if (name_off < 0)
+		return name_off;
+	t = (struct btf_type *)(nt->types + nt->len);
+	memset(t, 0, size);
+	t->name_off = name_off;
+	t->info = info;
+	t->type = type;
+	nt->offs[nt->nr++] = nt->len;
+	nt->len += size;
+	return nt->nr;
+}
 
 /* ---- append-only edits (struct b2b_ext) ---- */
 

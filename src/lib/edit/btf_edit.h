@@ -9,6 +9,36 @@
 #include "input/kfuncs.h"
 
 /*
+ * Types appended to a BTF, held apart from it until they are laid out
+ * after its own: native types one after another (each as long as the
+ * table of kinds says), numbered from 1 in the order added, and their own
+ * strings, each once, in the order added. What libbpf's btf__new_empty()
+ * and btf__add_*() would hold, without a second representation of BTF.
+ */
+struct b2b_new_types {
+	char *types;
+	size_t len, cap;
+	__u32 *offs;		/* type n at types + offs[n - 1] */
+	size_t nr, cap_offs;
+	struct b2b_strtab strs;
+};
+
+int b2b_new_types_init(struct b2b_new_types *nt);
+void b2b_new_types_free(struct b2b_new_types *nt);
+/* Append a type: name (NULL or "": none), kind, vlen and kind_flag, word
+ * 2 (size or type id); the words after it zeroed. Its number (> 0), or
+ * -ENOMEM / -E2BIG / -EINVAL (a kind the table does not know). */
+int b2b_btf_add_type(struct b2b_new_types *nt, const char *name, __u32 kind, __u32 vlen,
+		     bool kflag, __u32 type);
+/* The offset of str among nt's strings (0: NULL or ""), added when new. */
+long b2b_btf_add_str(struct b2b_new_types *nt, const char *str);
+/* Type number n (1 .. nr), NULL past the end; moves when a type is added. */
+static inline struct btf_type *b2b_new_type(const struct b2b_new_types *nt, __u32 n)
+{
+	return n && n <= nt->nr ? (struct btf_type *)(nt->types + nt->offs[n - 1]) : NULL;
+}
+
+/*
  * Append-only edits. The transform only appends types (FUNC, FUNC_PROTO,
  * DECL_TAG, PTR, TYPE_TAG) and repoints a few existing ones. Going through
  * libbpf 1.1.2's btf__add_*() on the BTF read makes all of it modifiable
