@@ -87,20 +87,25 @@ fuzz: $(FUZZ_BIN) fuzz-seeds fuzz-unpack
 		-artifact_prefix=tests/corpus/ $(if $(filter-out 1,$(FUZZ_JOBS)),-fork=$(FUZZ_JOBS)) \
 		$(FUZZ_CORPUS) $(FUZZ_SEEDS) tests/corpus
 
-# every target in turn, FUZZ_SECONDS each (CI: 7 targets x 35 s); the kept
-# corpus and tests/corpus for fuzz_btf2btf, the seeds and tests/corpus/NAME
-# (regression inputs) for each surface
+# every target, FUZZ_SECONDS each (CI: 7 targets x 35 s), FUZZ_CI_JOBS at
+# a time (default: one a CPU; a campaign is one process, so each still has
+# a CPU of its own for its seconds); the kept corpus and tests/corpus for
+# fuzz_btf2btf, the seeds and tests/corpus/NAME (regression inputs) for each
+# surface. A line per campaign: NAME BIN MIN_RUNS OUT CORPUS...
+FUZZ_CI_JOBS	?= $(shell nproc)
 fuzz-ci: $(FUZZ_BIN) $(FUZZ_SURFACE_BINS) fuzz-seeds
 	@rm -rf $(FUZZ_CI_DIR) && mkdir -p $(FUZZ_CI_DIR)/kept
 	@tar -xJf $(FUZZ_KEPT) -C $(FUZZ_CI_DIR)/kept
-	@echo "fuzz-ci: $(FUZZ_SECONDS) s a target: btf2btf $(FUZZ_SURFACES)"
-	@./fuzz/campaign.sh btf2btf $(FUZZ_BIN) $(FUZZ_SECONDS) $(FUZZ_MIN_RUNS) $(FUZZ_CI_DIR)/btf2btf \
-		$(FUZZ_CI_DIR)/kept $(FUZZ_SEEDS) tests/corpus
-	@set -e; for t in $(FUZZ_SURFACES); do \
+	@echo "fuzz-ci: $(FUZZ_SECONDS) s a target, $(FUZZ_CI_JOBS) at a time: btf2btf $(FUZZ_SURFACES)"
+	@{ echo btf2btf $(FUZZ_BIN) $(FUZZ_MIN_RUNS) $(FUZZ_CI_DIR)/btf2btf \
+		$(FUZZ_CI_DIR)/kept $(FUZZ_SEEDS) tests/corpus; \
+	  for t in $(FUZZ_SURFACES); do \
 		mkdir -p tests/corpus/$$t; \
-		./fuzz/campaign.sh $$t $(FUZZ_DIR)/fuzz_$$t $(FUZZ_SECONDS) $(FUZZ_SURFACE_MIN_RUNS) \
-			$(FUZZ_CI_DIR)/$$t $(FUZZ_DIR)/seeds-$$t tests/corpus/$$t; \
-	done
+		echo $$t $(FUZZ_DIR)/fuzz_$$t $(FUZZ_SURFACE_MIN_RUNS) $(FUZZ_CI_DIR)/$$t \
+			$(FUZZ_DIR)/seeds-$$t tests/corpus/$$t; \
+	  done; } | xargs -L 1 -P $(FUZZ_CI_JOBS) sh -c \
+		'n=$$1 bin=$$2 min=$$3; shift 3; exec ./fuzz/campaign.sh "$$n" "$$bin" $(FUZZ_SECONDS) "$$min" "$$@"' \
+		fuzz-ci || { echo "fuzz-ci: a campaign failed (above)"; exit 1; }
 
 # -merge=1 keeps the inputs that add coverage over what is kept already;
 # the archive is packed so that the same inputs give the same bytes
