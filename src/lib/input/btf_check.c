@@ -8,7 +8,6 @@
  * which reads the bytes; the types' extents: btf_model.c, which indexes
  * them.)
  */
-#include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <linux/btf.h>
 #include <stdint.h>
@@ -122,7 +121,7 @@ static int check_decl_tag(const struct view *v, __u32 id, const struct btf_type 
 			  const char *what, const struct b2b_log *log)
 {
 	const struct btf_type *target;
-	int idx = btf_decl_tag(t)->component_idx;
+	int idx = b2b_decl_tag(t)->component_idx;
 	__u32 n;
 
 	if (!t->type)

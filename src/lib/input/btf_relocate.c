@@ -13,7 +13,6 @@
  * Split ids move by the difference in type counts, split strings by the
  * difference in string lengths; names of distilled types become the base's.
  */
-#include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,7 +113,7 @@ int b2b_check_distilled_base(const struct b2b_btf *dist, const char *what,
 /* The distilled composites a split struct or union holds by value. */
 static void mark_embedded(struct relocate *r, const struct btf_type *t)
 {
-	const struct btf_member *m = btf_members(t);
+	const struct btf_member *m = b2b_members(t);
 
 	for (__u32 i = 0; i < b2b_vlen(t); i++) {
 		__u32 id = m[i].type;
@@ -128,7 +127,7 @@ static void mark_embedded(struct relocate *r, const struct btf_type *t)
 				id = mt->type;
 				break;
 			case BTF_KIND_ARRAY:
-				id = btf_array(mt)->type;
+				id = b2b_array(mt)->type;
 				break;
 			case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 				if (id < r->nr_dist)
@@ -158,7 +157,7 @@ static bool compatible(const struct relocate *r, __u32 dist_id, const struct btf
 			return b2b_kflag(bt);
 		return false;
 	case BTF_KIND_INT:
-		return bkind == BTF_KIND_INT && btf_int_encoding(bt) == btf_int_encoding(dt);
+		return bkind == BTF_KIND_INT && b2b_int_encoding(bt) == b2b_int_encoding(dt);
 	case BTF_KIND_FLOAT:
 		return bkind == BTF_KIND_FLOAT;
 	case BTF_KIND_ENUM:
@@ -175,7 +174,7 @@ static bool compatible(const struct relocate *r, __u32 dist_id, const struct btf
 
 static const char *int_encoding(const struct btf_type *t)
 {
-	switch (btf_int_encoding(t)) {
+	switch (b2b_int_encoding(t)) {
 	case 0: return "none";
 	case BTF_INT_SIGNED: return "SIGNED";
 	case BTF_INT_CHAR: return "CHAR";

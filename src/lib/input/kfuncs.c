@@ -10,7 +10,6 @@
  * Lookups go through indexes built in one pass each (names hashed, decl tags
  * sorted by target) so the cost stays linear in the BTF and the sets.
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -102,7 +101,7 @@ bool b2b_is_func_tag(const struct b2b_btf *btf, __u32 tag_id, const char *value)
 	const struct btf_type *t = b2b_btf_type_by_id(btf, tag_id);
 	const char *name;
 
-	if (!t || !b2b_is_decl_tag(t) || b2b_kflag(t) || btf_decl_tag(t)->component_idx != -1)
+	if (!t || !b2b_is_decl_tag(t) || b2b_kflag(t) || b2b_decl_tag(t)->component_idx != -1)
 		return false;
 	name = b2b_btf_str(btf, t->name_off);
 	return name && !strcmp(name, value);
@@ -121,7 +120,7 @@ static bool is_kfunc_tag_cached(const struct b2b_btf *btf, __u32 tag_id, __u32 *
 	const struct btf_type *t = b2b_btf_type_by_id(btf, tag_id);
 
 	if (*name_off && t && t->name_off == *name_off)
-		return b2b_is_decl_tag(t) && !b2b_kflag(t) && btf_decl_tag(t)->component_idx == -1;
+		return b2b_is_decl_tag(t) && !b2b_kflag(t) && b2b_decl_tag(t)->component_idx == -1;
 	if (!b2b_is_kfunc_tag(btf, tag_id))
 		return false;
 	*name_off = t->name_off;

@@ -17,7 +17,6 @@
  * candidate, an enum forward declaration, a typedef with a candidate under
  * a libbpf not known), 1: btf__dedup() decides.
  */
-#include <bpf/btf.h>	/* btf_members() and the like: the ABI's layouts */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,7 +195,7 @@ static bool shallow_equal_struct(const struct dedup *d, const struct btf_type *a
 	    canon_str(d, a->name_off) != canon_str(d, b->name_off))
 		return false;
 	for (__u32 i = 0; i < b2b_vlen(a); i++) {
-		const struct btf_member *ma = btf_members(a) + i, *mb = btf_members(b) + i;
+		const struct btf_member *ma = b2b_members(a) + i, *mb = b2b_members(b) + i;
 
 		if (ma->offset != mb->offset || canon_str(d, ma->name_off) != canon_str(d, mb->name_off))
 			return false;
@@ -470,7 +469,7 @@ static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 dept
 		if (!shallow_equal_struct(d, ct, nt))
 			return 0;
 		for (__u32 i = 0; i < b2b_vlen(ct); i++) {
-			eq = fold_equiv(d, btf_members(ct)[i].type, btf_members(nt)[i].type, depth + 1);
+			eq = fold_equiv(d, b2b_members(ct)[i].type, b2b_members(nt)[i].type, depth + 1);
 			if (eq != 1)
 				return eq;
 		}
@@ -480,12 +479,12 @@ static int fold_equiv(struct dedup *d, __u32 cand_id, __u32 canon_id, __u32 dept
 		if (ct->info != nt->info)
 			return 0;
 		for (__u32 i = 0; i < b2b_vlen(ct); i++)
-			if (canon_str(d, btf_params(ct)[i].name_off) !=
-			    canon_str(d, btf_params(nt)[i].name_off))
+			if (canon_str(d, b2b_params(ct)[i].name_off) !=
+			    canon_str(d, b2b_params(nt)[i].name_off))
 				return 0;
 		eq = fold_equiv(d, ct->type, nt->type, depth + 1);
 		for (__u32 i = 0; i < b2b_vlen(ct) && eq == 1; i++)
-			eq = fold_equiv(d, btf_params(ct)[i].type, btf_params(nt)[i].type, depth + 1);
+			eq = fold_equiv(d, b2b_params(ct)[i].type, b2b_params(nt)[i].type, depth + 1);
 		return eq;
 	default:
 		return FOLD_UNKNOWN;	/* libbpf: -EINVAL */

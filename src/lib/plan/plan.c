@@ -20,7 +20,6 @@
  * leaves it on the reduced kfunc, past its last parameter, which the kernel
  * refuses).
  */
-#include <bpf/btf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,7 +110,7 @@ static bool is_implicit_arg(const struct b2b_btf *btf, __u32 type_id)
 static bool verifier_supplies_rest(const struct b2b_btf *btf, __u32 proto, int arg)
 {
 	const struct btf_type *t = b2b_btf_type_by_id(btf, proto), *off;
-	const struct btf_param *p = btf_params(t);
+	const struct btf_param *p = b2b_params(t);
 	const char *s = implicit_struct(btf, p[arg].type), *name;
 
 	if ((int)b2b_vlen(t) != arg + 2)
@@ -133,7 +132,7 @@ static bool verifier_supplies_rest(const struct b2b_btf *btf, __u32 proto, int a
 int b2b_first_implicit_arg(const struct b2b_btf *btf, __u32 proto_id)
 {
 	const struct btf_type *t = b2b_btf_type_by_id(btf, proto_id);
-	const struct btf_param *p = btf_params(t);
+	const struct btf_param *p = b2b_params(t);
 
 	for (__u32 i = 0; i < b2b_vlen(t); i++)
 		if (is_implicit_arg(btf, p[i].type))
@@ -473,7 +472,7 @@ static bool has_param_tag_from(const struct planner *p, __u32 id, int from)
 	size_t first, n = b2b_tag_index_find(p->in->tags, id, &first);
 
 	for (size_t i = first; i < first + n; i++)
-		if (btf_decl_tag(type_of(p, p->in->tags->ids[i]))->component_idx >= from)
+		if (b2b_decl_tag(type_of(p, p->in->tags->ids[i]))->component_idx >= from)
 			return true;
 	return false;
 }
@@ -486,7 +485,7 @@ static bool is_proto_prefix(const struct b2b_btf *btf, __u32 a, __u32 b, int n)
 	if (ta->type != tb->type || (int)b2b_vlen(ta) < n || (int)b2b_vlen(tb) < n)
 		return false;
 	for (int i = 0; i < n; i++)
-		if (btf_params(ta)[i].type != btf_params(tb)[i].type)
+		if (b2b_params(ta)[i].type != b2b_params(tb)[i].type)
 			return false;
 	return true;
 }
@@ -503,7 +502,7 @@ static void not_last(struct planner *p, const struct btf2btf_kfunc *kf, __u32 pr
 		return;
 	dropped[0] = 0;
 	for (int i = keep + 1; i < vlen && len < sizeof(dropped) - 1; i++) {
-		const struct btf_param *prm = &btf_params(type_of(p, proto))[i];
+		const struct btf_param *prm = &b2b_params(type_of(p, proto))[i];
 		const char *pn = prm->name_off ? b2b_btf_str(btf, prm->name_off) : NULL;
 
 		len += snprintf(dropped + len, sizeof(dropped) - len, "%s%s", len ? ", " : "",
@@ -570,7 +569,7 @@ static void plan_implicit(struct planner *p, struct btf2btf_kfunc *kf)
 		 * with another pointer type (6.12's bpf_wq_set_callback_impl:
 		 * void *aux__ign) */
 		if (ikeep < 0 && (int)b2b_vlen(type_of(p, iproto)) > want &&
-		    b2b_is_ptr(type_of(p, btf_params(type_of(p, iproto))[want].type)))
+		    b2b_is_ptr(type_of(p, b2b_params(type_of(p, iproto))[want].type)))
 			ikeep = want;
 		/* an _impl without implicit argument matches one as long */
 		matches = (ikeep < 0 ? (int)b2b_vlen(type_of(p, iproto)) == want : ikeep == want) &&
@@ -657,7 +656,7 @@ static void plan_arena(struct planner *p, struct btf2btf_kfunc *kf)
 			kf->actions |= BTF2BTF_ACT_ARENA_RET;
 	}
 	for (int i = 0; i < n && i < 64; i++) {
-		const struct btf_param *prm = &btf_params(proto)[i];
+		const struct btf_param *prm = &b2b_params(proto)[i];
 
 		if (!is_arena_name(btf, prm) &&
 		    !(i == 0 && (kf->flags & BTF2BTF_KF_ARENA_ARG1)) &&
@@ -694,7 +693,7 @@ static void plan_unflagged(struct planner *p, struct btf2btf_kfunc *kf, __u32 im
 		return;
 	ikeep = b2b_first_implicit_arg(btf, iproto);
 	if (ikeep < 0 && (int)b2b_vlen(type_of(p, iproto)) > vlen &&
-	    b2b_is_ptr(type_of(p, btf_params(type_of(p, iproto))[vlen].type)))
+	    b2b_is_ptr(type_of(p, b2b_params(type_of(p, iproto))[vlen].type)))
 		ikeep = vlen;
 	if (ikeep != vlen || !is_proto_prefix(btf, proto, iproto, vlen))
 		return;

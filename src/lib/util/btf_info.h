@@ -46,7 +46,8 @@ static inline bool b2b_kflag(const struct btf_type *t)
 }
 
 /* The words after a type's three, as the ABI lays them out (what
- * <bpf/btf.h>'s btf_params() and btf_decl_tag() point at). */
+ * <bpf/btf.h>'s btf_params(), btf_decl_tag(), btf_members() and
+ * btf_array() point at, without libbpf in the pipeline's stages). */
 static inline struct btf_param *b2b_params(const struct btf_type *t)
 {
 	return (struct btf_param *)(t + 1);
@@ -55,6 +56,22 @@ static inline struct btf_param *b2b_params(const struct btf_type *t)
 static inline struct btf_decl_tag *b2b_decl_tag(const struct btf_type *t)
 {
 	return (struct btf_decl_tag *)(t + 1);
+}
+
+static inline struct btf_member *b2b_members(const struct btf_type *t)
+{
+	return (struct btf_member *)(t + 1);
+}
+
+static inline struct btf_array *b2b_array(const struct btf_type *t)
+{
+	return (struct btf_array *)(t + 1);
+}
+
+/* An INT's BTF_INT_SIGNED, _CHAR, _BOOL bits */
+static inline __u8 b2b_int_encoding(const struct btf_type *t)
+{
+	return BTF_INT_ENCODING(*(const __u32 *)(t + 1));
 }
 
 /* b2b_is_func(t) and the like: what <bpf/btf.h>'s btf_is_*() say */
